@@ -1,0 +1,187 @@
+package eig
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+)
+
+// sinkResult keeps benchmark results alive.
+var sinkResult *Result
+var sinkFloat float64
+
+// benchKernel returns the Dense operator of the RBF kernel of n seeded
+// standard-normal points in 10 dimensions.
+func benchKernel(b *testing.B, n int) *Dense {
+	b.Helper()
+	op, err := NewDense(rbfKernel(gaussPoints(n, 10, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return op
+}
+
+func BenchmarkTopD(b *testing.B) {
+	ctx := context.Background()
+	for _, s := range []Solver{Block{}, ThickRestart{}, Lanczos{}, Reference{}} {
+		for _, n := range []int{500, 1000, 2000, 4000} {
+			if _, ok := s.(Reference); ok && n > 2000 {
+				continue // O(n^3): minutes at n = 4000
+			}
+			var op *Dense
+			for _, d := range []int{10, 20, 50} {
+				b.Run(fmt.Sprintf("solver=%s/n=%d/d=%d", s.Name(), n, d), func(b *testing.B) {
+					if op == nil {
+						op = benchKernel(b, n)
+					}
+					b.ReportAllocs()
+					b.ResetTimer()
+					var res *Result
+					for b.Loop() {
+						var err error
+						res, err = s.Solve(ctx, op, d, nil)
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					sinkResult = res
+					b.ReportMetric(float64(res.MatVecs), "matvecs/op")
+					var worst float64
+					for _, r := range res.Residuals {
+						worst = max(worst, r/res.NormEstimate)
+					}
+					b.ReportMetric(worst, "relres")
+				})
+			}
+		}
+	}
+}
+
+func BenchmarkLaplacianBottomD(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{10000, 100000} {
+		d := 20
+		b.Run(fmt.Sprintf("n=%d/d=%d", n, d), func(b *testing.B) {
+			if testing.Short() && n > 10000 {
+				b.Skip("large graph skipped in short mode")
+			}
+			w, err := linalg.KNNGraph(ctx, gaussPoints(n, 10, 3), 10, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			l, err := linalg.Laplacian(w, linalg.Combinatorial)
+			if err != nil {
+				b.Fatal(err)
+			}
+			op, err := NewCSR(l)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			var res *Result
+			for b.Loop() {
+				res, err = TopD(ctx, op, d, &Settings{Which: Smallest})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			sinkResult = res
+			b.ReportMetric(float64(res.MatVecs), "matvecs/op")
+		})
+	}
+}
+
+func BenchmarkDenseMulVec(b *testing.B) {
+	impl := blas64.Implementation()
+	for _, n := range []int{2000, 4000} {
+		a := rbfKernel(gaussPoints(n, 10, 2))
+		op, _ := NewDense(a)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(i%7) - 3
+		}
+		y := make([]float64, n)
+		bytes := float64(8 * n * n)
+		report := func(b *testing.B) {
+			b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			b.ReportMetric(1, "matvecs/op")
+		}
+		b.Run(fmt.Sprintf("n=%d/variant=ours", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				op.MulVecTo(y, x)
+			}
+			report(b)
+		})
+		b.Run(fmt.Sprintf("n=%d/variant=ours-block8", n), func(b *testing.B) {
+			xs := mat.NewDense(8, n, nil)
+			ys := mat.NewDense(8, n, nil)
+			for k := 0; k < 8; k++ {
+				copy(xs.RawRowView(k), x)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				op.MulVecsTo(ys, xs)
+			}
+			b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			b.ReportMetric(8, "matvecs/op")
+		})
+		b.Run(fmt.Sprintf("n=%d/variant=dsymv", n), func(b *testing.B) {
+			raw := a.RawSymmetric()
+			b.ReportAllocs()
+			for b.Loop() {
+				impl.Dsymv(raw.Uplo, n, 1, raw.Data, raw.Stride, x, 1, 0, y, 1)
+			}
+			report(b)
+		})
+		b.Run(fmt.Sprintf("n=%d/variant=dgemv", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				impl.Dgemv(blas.NoTrans, n, n, 1, op.a, n, x, 1, 0, y, 1)
+			}
+			report(b)
+		})
+	}
+	sinkFloat = 0
+}
+
+// BenchmarkMemBandwidth measures the read bandwidth of a parallel sum over
+// 256 MiB, the bound for a dense product streaming the matrix once.
+func BenchmarkMemBandwidth(b *testing.B) {
+	s := make([]float64, 32<<20) // 256 MiB
+	for i := range s {
+		s[i] = 1
+	}
+	w := runtime.GOMAXPROCS(0)
+	part := make([]float64, w)
+	b.SetBytes(int64(8 * len(s)))
+	b.ResetTimer()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for t := range w {
+			wg.Go(func() {
+				ch := s[t*len(s)/w : (t+1)*len(s)/w]
+				var a0, a1, a2, a3 float64
+				for i := 0; i+4 <= len(ch); i += 4 {
+					a0 += ch[i]
+					a1 += ch[i+1]
+					a2 += ch[i+2]
+					a3 += ch[i+3]
+				}
+				part[t] = a0 + a1 + a2 + a3
+			})
+		}
+		wg.Wait()
+	}
+	b.ReportMetric(float64(8*len(s))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+	sinkFloat = part[0]
+}

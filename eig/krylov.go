@@ -1,0 +1,680 @@
+package eig
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// krylov is the workspace of one solve by block Lanczos with full
+// reorthogonalization, optionally with thick restarts (a block Krylov-Schur
+// method for symmetric operators). With block size 1 and no restarts it is
+// the classical Lanczos method.
+//
+// The basis vectors are the rows of v, so each is contiguous. After c
+// vectors are "complete" the relation
+//
+//	A V[0:c]ᵀ = V[0:c+p]ᵀ T[0:c+p, 0:c]
+//
+// holds, where V[c:c+p] is the current block (the residual block) and t is
+// the symmetric projected matrix in full (m+p) x (m+p) storage.
+type krylov struct {
+	a       Operator
+	cfg     *checked
+	n, p, m int
+	restart bool
+	sign    float64 // +1 for Largest, -1 for Smallest
+
+	v   *mat.Dense // (m+p) x n basis, rows
+	w   *mat.Dense // p x n operator images
+	t   []float64  // (m+p) x (m+p) projected matrix
+	ldt int
+	h   []float64 // (m+p) x p coefficients
+
+	// Ritz workspace.
+	tc    []float64 // c x c copy of T, eigenvectors after syev
+	theta []float64
+	work  []float64
+	order []int
+	res   []float64
+
+	rng   *rand.Rand
+	normA float64 // largest |Ritz value| or ||A v|| seen
+
+	team team
+	oj   orthJob
+	rot  [][]float64 // per-worker buffers of the in-place basis rotation
+	g    []float64   // kk x c rotation (selected Ritz vectors, transposed)
+	gk   int
+
+	matvecs, iters, restarts int
+	exhausted                bool
+}
+
+// team runs a job split over column ranges of length n on GOMAXPROCS
+// goroutines. The closures are bound once, so a run allocates nothing.
+type team struct {
+	n    int
+	wg   sync.WaitGroup
+	fns  []func()
+	job  func(part, lo, hi int)
+	jobs []func(part, lo, hi int)
+}
+
+func (t *team) init(n int) {
+	t.n = n
+	w := runtime.GOMAXPROCS(0)
+	if w > n {
+		w = n
+	}
+	t.fns = make([]func(), w)
+	for k := range w {
+		lo, hi := k*n/w, (k+1)*n/w
+		t.fns[k] = func() {
+			t.job(k, lo, hi)
+			t.wg.Done()
+		}
+	}
+}
+
+// run executes job; in parallel when work (flops) is large enough.
+func (t *team) run(job func(part, lo, hi int), work int) {
+	if work < 4*parallelMin || len(t.fns) == 1 {
+		job(0, 0, t.n)
+		return
+	}
+	t.job = job
+	t.wg.Add(len(t.fns))
+	for _, f := range t.fns[1:] {
+		go f()
+	}
+	t.fns[0]()
+	t.wg.Wait()
+	t.job = nil
+}
+
+func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
+	n := cfg.n
+	k := &krylov{a: a, cfg: cfg, n: n, p: p, m: m, restart: restart, sign: 1}
+	if cfg.which == Smallest {
+		k.sign = -1
+	}
+	k.v = mat.NewDense(m+p, n, nil)
+	k.w = mat.NewDense(p, n, nil)
+	k.ldt = m + p
+	k.t = make([]float64, k.ldt*k.ldt)
+	k.team.init(n)
+	w := len(k.team.fns)
+	k.h = make([]float64, w*(m+p)*p)
+	mp := m + p
+	k.tc = make([]float64, mp*mp)
+	k.theta = make([]float64, mp)
+	k.order = make([]int, mp)
+	k.res = make([]float64, mp)
+	// Workspace query for the symmetric eigensolver.
+	q := make([]float64, 1)
+	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: mp, Stride: mp, Data: k.tc, Uplo: blas.Upper}, k.theta, q, -1)
+	k.work = make([]float64, int(q[0]))
+	k.rng = rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
+	k.team.jobs = []func(part, lo, hi int){k.partCoef, k.partUpdate, k.partRotate}
+	k.rot = make([][]float64, w)
+	for i := range k.rot {
+		k.rot[i] = make([]float64, mp*rotChunk)
+	}
+	k.g = make([]float64, mp*mp)
+	return k
+}
+
+// randomRow fills x with standard normal entries.
+func (k *krylov) randomRow(x []float64) {
+	for i := range x {
+		x[i] = k.rng.NormFloat64()
+	}
+}
+
+// orthJob describes the projection run by partCoef and partUpdate: the q
+// rows of ox against the basis rows V[olo:olo+olen].
+type orthJob struct {
+	olo, olen int
+	ox        *mat.Dense
+	q         int
+}
+
+// partCoef computes the partial coefficients V[0:olen][:,lo:hi] * X[:,lo:hi]ᵀ
+// into h[part].
+func (k *krylov) partCoef(part, lo, hi int) {
+	j := &k.oj
+	sz := j.olen * j.q
+	hp := k.h[part*sz : (part+1)*sz]
+	vr := k.v.RawMatrix()
+	xr := j.ox.RawMatrix()
+	blas64.Implementation().Dgemm(blas.NoTrans, blas.Trans, j.olen, j.q, hi-lo,
+		1, vr.Data[j.olo*vr.Stride+lo:], vr.Stride, xr.Data[lo:], xr.Stride, 0, hp, j.q)
+}
+
+// partUpdate subtracts h[0]ᵀ V[0:olen] from X on columns lo:hi.
+func (k *krylov) partUpdate(_ int, lo, hi int) {
+	j := &k.oj
+	vr := k.v.RawMatrix()
+	xr := j.ox.RawMatrix()
+	blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, j.q, hi-lo, j.olen,
+		-1, k.h, j.q, vr.Data[j.olo*vr.Stride+lo:], vr.Stride, 1, xr.Data[lo:], xr.Stride)
+}
+
+// project orthogonalizes the rows of x against V[olo:olo+olen] once
+// (classical Gram-Schmidt) and adds the coefficients to coef (olen x q,
+// row-major).
+func (k *krylov) project(x *mat.Dense, olo, olen int, coef []float64) {
+	if olen == 0 {
+		return
+	}
+	q, _ := x.Dims()
+	k.oj = orthJob{olo: olo, olen: olen, ox: x, q: q}
+	work := 2 * olen * q * k.n
+	k.team.run(k.team.jobs[0], work)
+	sz := olen * q
+	parts := len(k.team.fns)
+	if work < 4*parallelMin {
+		parts = 1
+	}
+	for pt := 1; pt < parts; pt++ {
+		hp := k.h[pt*sz : (pt+1)*sz]
+		for i := range sz {
+			k.h[i] += hp[i]
+		}
+	}
+	k.team.run(k.team.jobs[1], work)
+	for i := range sz {
+		coef[i] += k.h[i]
+	}
+}
+
+// rotChunk is the number of columns rotated at a time by partRotate: a
+// kk x rotChunk buffer of a few hundred KiB stays in cache.
+const rotChunk = 256
+
+// partRotate sets V[0:gk][:, lo:hi] = G V[0:c][:, lo:hi] in place, with G
+// the gk x c rotation in k.g (c = len(g)/gk columns).
+func (k *krylov) partRotate(part, lo, hi int) {
+	c := k.oj.olen
+	gk := k.gk
+	buf := k.rot[part]
+	vr := k.v.RawMatrix()
+	impl := blas64.Implementation()
+	for c0 := lo; c0 < hi; c0 += rotChunk {
+		c1 := min(c0+rotChunk, hi)
+		w := c1 - c0
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, gk, w, c, 1, k.g, c, vr.Data[c0:], vr.Stride, 0, buf, w)
+		for r := 0; r < gk; r++ {
+			copy(vr.Data[r*vr.Stride+c0:r*vr.Stride+c1], buf[r*w:(r+1)*w])
+		}
+	}
+}
+
+// rowNorm returns the Euclidean norm of x.
+func rowNorm(x []float64) float64 {
+	return blas64.Implementation().Dnrm2(len(x), x, 1)
+}
+
+// eta is the DGKS constant: another Gram-Schmidt pass is made when a pass
+// shrinks a vector's norm by more than this factor.
+const eta = 0.7071067811865476
+
+// orthonormalize orthogonalizes the q rows of x against V[0:base] and
+// against each other, writing the resulting orthonormal rows to
+// V[base:base+q]. Coefficients are added to coef (base x q, row-major, may be
+// nil) and to l (q x q, lower triangular: x_r = ... + sum_i l[r][i] V[base+i]).
+// A row that lies numerically in the span is replaced by a random unit vector
+// orthogonal to everything, with a zero coefficient (deflation).
+func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
+	q, _ := x.Dims()
+	if coef == nil {
+		coef = make([]float64, base*q)
+	}
+	var n0, n1 [64]float64 // q <= 64 is enforced by the callers
+	for r := 0; r < q; r++ {
+		n0[r] = rowNorm(x.RawRowView(r))
+	}
+	k.project(x, 0, base, coef)
+	k.project(x, 0, base, coef)
+	for r := 0; r < q; r++ {
+		n1[r] = rowNorm(x.RawRowView(r))
+	}
+	for i := range l[:q*q] {
+		l[i] = 0
+	}
+	one := mat.NewDense(1, k.n, nil)
+	c1 := make([]float64, base+q)
+	for r := 0; r < q; r++ {
+		xr := x.RawRowView(r)
+		// Within the block: DGKS passes against the new rows.
+		nr := n1[r]
+		for pass := 0; pass < 3; pass++ {
+			prev := nr
+			for i := 0; i < r; i++ {
+				vi := k.v.RawRowView(base + i)
+				cf := blas64.Implementation().Ddot(k.n, vi, 1, xr, 1)
+				blas64.Implementation().Daxpy(k.n, -cf, vi, 1, xr, 1)
+				l[r*q+i] += cf
+			}
+			nr = rowNorm(xr)
+			if nr >= eta*prev || r == 0 {
+				break
+			}
+		}
+		// If the norm collapsed, the vector may have lost orthogonality
+		// to the older basis too: one more full pass.
+		if nr < eta*n0[r] && nr > 0 {
+			one.SetRawMatrix(blas64.General{Rows: 1, Cols: k.n, Stride: k.n, Data: xr})
+			for i := range c1 {
+				c1[i] = 0
+			}
+			k.project(one, 0, base+r, c1)
+			for i := 0; i < base; i++ {
+				coef[i*q+r] += c1[i]
+			}
+			for i := 0; i < r; i++ {
+				l[r*q+i] += c1[base+i]
+			}
+			nr = rowNorm(xr)
+		}
+		dst := k.v.RawRowView(base + r)
+		if nr <= 4*float64(base+q)*dlamchE*n0[r] || nr == 0 {
+			// Numerically in the span: deflate and restart this direction
+			// with a random vector.
+			l[r*q+r] = 0
+			k.randomUnit(dst, base+r)
+			continue
+		}
+		l[r*q+r] = nr
+		blas64.Implementation().Dscal(k.n, 1/nr, xr, 1)
+		copy(dst, xr)
+	}
+}
+
+// dlamchE is the unit round-off of float64.
+const dlamchE = 1.0 / (1 << 53)
+
+// randomUnit sets dst to a random unit vector orthogonal to V[0:olen].
+func (k *krylov) randomUnit(dst []float64, olen int) {
+	one := mat.NewDense(1, k.n, nil)
+	xr := one.RawRowView(0)
+	c := make([]float64, olen)
+	for try := 0; try < 5; try++ {
+		k.randomRow(xr)
+		n0 := rowNorm(xr)
+		k.project(one, 0, olen, c)
+		k.project(one, 0, olen, c)
+		if nr := rowNorm(xr); nr > 1e-3*n0 {
+			blas64.Implementation().Dscal(k.n, 1/nr, xr, 1)
+			copy(dst, xr)
+			return
+		}
+	}
+	// The basis spans the whole space (olen = n); callers prevent this.
+	panic("eig: internal error: no direction orthogonal to the basis")
+}
+
+// step applies the operator to the block V[c:c+p], orthogonalizes the images
+// and appends the new block at V[c+p:c+2p], updating T.
+func (k *krylov) step(c int) error {
+	return k.stepLast(c, false)
+}
+
+// stepLast is step; if last is true the basis V[0:c+p] already spans the
+// whole space, so the images are only projected (completing T) and no new
+// block is formed.
+func (k *krylov) stepLast(c int, last bool) error {
+	p := k.p
+	x := k.v.Slice(c, c+p, 0, k.n).(*mat.Dense)
+	mulVecs(k.a, k.w, x)
+	k.matvecs += p
+	k.iters++
+	for r := 0; r < p; r++ {
+		row := k.w.RawRowView(r)
+		nr := rowNorm(row)
+		if math.IsNaN(nr) || math.IsInf(nr, 0) {
+			return fmt.Errorf("%w (after %d operator applications)", ErrNotFinite, k.matvecs)
+		}
+		k.normA = math.Max(k.normA, nr)
+	}
+	base := c + p
+	coef := make([]float64, base*p)
+	var lbuf [64 * 64]float64
+	l := lbuf[:p*p]
+	if last {
+		k.project(k.w, 0, base, coef)
+		k.project(k.w, 0, base, coef)
+		k.exhausted = true
+	} else {
+		k.orthonormalize(k.w, base, coef, l)
+	}
+	ld := k.ldt
+	// Symmetry: the coefficients against older vectors must reproduce the
+	// couplings stored when those vectors were created.
+	tolSym := 1e-6 * math.Max(k.normA, math.SmallestNonzeroFloat64)
+	for r := 0; r < p; r++ {
+		for i := 0; i < c; i++ {
+			if math.Abs(coef[i*p+r]-k.t[(c+r)*ld+i]) > tolSym {
+				return fmt.Errorf("%w: Krylov coefficient (%d,%d) is %.3g but its transpose is %.3g",
+					ErrNotSymmetric, i, c+r, coef[i*p+r], k.t[(c+r)*ld+i])
+			}
+		}
+	}
+	for r := 0; r < p; r++ {
+		for i := 0; i < c; i++ {
+			k.t[i*ld+c+r] = coef[i*p+r]
+			k.t[(c+r)*ld+i] = coef[i*p+r]
+		}
+	}
+	for r := 0; r < p; r++ {
+		for i := 0; i <= r; i++ {
+			a, b := coef[(c+i)*p+r], coef[(c+r)*p+i]
+			if math.Abs(a-b) > tolSym {
+				return fmt.Errorf("%w: block coefficients (%d,%d) = %.3g and (%d,%d) = %.3g differ",
+					ErrNotSymmetric, c+i, c+r, a, c+r, c+i, b)
+			}
+			s := (a + b) / 2
+			k.t[(c+i)*ld+c+r] = s
+			k.t[(c+r)*ld+c+i] = s
+		}
+	}
+	for r := 0; r < p && !last; r++ {
+		for i := 0; i < p; i++ {
+			v := l[r*p+i] // zero above the diagonal
+			k.t[(base+i)*ld+c+r] = v
+			k.t[(c+r)*ld+base+i] = v
+		}
+	}
+	return nil
+}
+
+// ritz computes the Ritz pairs of T[0:c,0:c], orders them from most to least
+// wanted and estimates the residual norms of the first nw of them. It
+// returns how many of the first nw meet the tolerance.
+func (k *krylov) ritz(c, nw int) int {
+	ld := k.ldt
+	for i := 0; i < c; i++ {
+		copy(k.tc[i*c:(i+1)*c], k.t[i*ld:i*ld+c])
+	}
+	ok := lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: c, Stride: c, Data: k.tc[:c*c], Uplo: blas.Upper}, k.theta[:c], k.work, len(k.work))
+	if !ok {
+		// The QR iteration failed; treat as no progress.
+		for i := range k.res[:c] {
+			k.res[i] = math.Inf(1)
+		}
+		return 0
+	}
+	for i := 0; i < c; i++ {
+		if k.sign > 0 {
+			k.order[i] = c - 1 - i
+		} else {
+			k.order[i] = i
+		}
+	}
+	k.normA = math.Max(k.normA, math.Max(math.Abs(k.theta[0]), math.Abs(k.theta[c-1])))
+	nconv := 0
+	lim := k.cfg.tol * k.normA
+	for a := 0; a < nw && a < c; a++ {
+		j := k.order[a]
+		if k.exhausted {
+			// The basis spans the space: Ritz pairs are exact.
+			k.res[a] = 0
+			nconv++
+			continue
+		}
+		var ss float64
+		for r := 0; r < k.p; r++ {
+			row := k.t[(c+r)*ld : (c+r)*ld+c]
+			var s float64
+			for i, tv := range row {
+				s += tv * k.tc[i*c+j]
+			}
+			ss += s * s
+		}
+		k.res[a] = math.Sqrt(ss)
+		if k.res[a] <= lim {
+			nconv++
+		}
+	}
+	return nconv
+}
+
+// rotate replaces V[0:kk] by the Ritz vectors order[0:kk] of T[0:c,0:c]
+// (ritz must have been called with the same c).
+func (k *krylov) rotate(c, kk int) {
+	for a := 0; a < kk; a++ {
+		j := k.order[a]
+		for i := 0; i < c; i++ {
+			k.g[a*c+i] = k.tc[i*c+j]
+		}
+	}
+	k.gk = kk
+	k.oj.olen = c
+	k.team.run(k.team.jobs[2], 2*kk*c*k.n)
+}
+
+// restartKeep performs a thick restart: keeps the kk most wanted Ritz
+// vectors, moves the residual block after them, and sets T to the Ritz
+// values bordered by the transformed couplings. If fresh is true the
+// residual block is replaced by random vectors and the couplings dropped
+// (locking the kept vectors, which must have converged).
+func (k *krylov) restartKeep(c, kk int, fresh bool) {
+	p, ld := k.p, k.ldt
+	coup := make([]float64, p*kk)
+	if !fresh {
+		for r := 0; r < p; r++ {
+			row := k.t[(c+r)*ld : (c+r)*ld+c]
+			for a := 0; a < kk; a++ {
+				j := k.order[a]
+				var s float64
+				for i, tv := range row {
+					s += tv * k.tc[i*c+j]
+				}
+				coup[r*kk+a] = s
+			}
+		}
+	}
+	k.rotate(c, kk)
+	for i := range k.t {
+		k.t[i] = 0
+	}
+	for a := 0; a < kk; a++ {
+		k.t[a*ld+a] = k.theta[k.order[a]]
+	}
+	if fresh {
+		for r := 0; r < p; r++ {
+			k.randomUnit(k.v.RawRowView(kk+r), kk+r)
+		}
+	} else {
+		for r := 0; r < p; r++ {
+			copy(k.v.RawRowView(kk+r), k.v.RawRowView(c+r))
+			for a := 0; a < kk; a++ {
+				k.t[(kk+r)*ld+a] = coup[r*kk+a]
+				k.t[a*ld+kk+r] = coup[r*kk+a]
+			}
+		}
+	}
+	k.restarts++
+}
+
+// run is the main loop. It returns the number of complete basis vectors,
+// the final status and an error.
+func (k *krylov) run(ctx context.Context) (int, Status, error) {
+	cfg := k.cfg
+	d, p, m := cfg.d, k.p, k.m
+	// Start block: the user's vector (or a random one) and random others.
+	init := mat.NewDense(p, k.n, nil)
+	for r := 0; r < p; r++ {
+		if r == 0 && cfg.start != nil {
+			copy(init.RawRowView(0), cfg.start)
+			continue
+		}
+		k.randomRow(init.RawRowView(r))
+	}
+	var lbuf [64 * 64]float64
+	k.orthonormalize(init, 0, nil, lbuf[:p*p])
+
+	c := 0
+	verifying := false
+	verifyEnd := 0
+	ref := make([]float64, d)
+	cycle := m - d // length of a cycle after a restart that keeps d vectors
+	work := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return c, Canceled, fmt.Errorf("eig: %w", err)
+		}
+		if k.iters >= cfg.maxIter {
+			return c, IterationLimit, nil
+		}
+		if err := k.stepLast(c, c+2*p > k.n); err != nil {
+			return c, Failure, err
+		}
+		c += p
+		work += 8 * k.n * c * p
+		end := k.exhausted || (c+p > m && !(c+p == k.n && !k.restart)) || (verifying && c+p > verifyEnd)
+		if c < d || (!end && work < 9*c*c*c) {
+			continue
+		}
+		work = 0
+		nconv := k.ritz(c, d)
+		if nconv == d {
+			if verifying {
+				improved := false
+				for a := 0; a < d; a++ {
+					if k.sign*(k.theta[k.order[a]]-ref[a]) > cfg.tol*k.normA {
+						improved = true
+					}
+				}
+				if !improved && !end {
+					continue
+				}
+				verifying = false
+				if !improved {
+					return c, Success, nil
+				}
+			}
+			if !cfg.verify || d+p > m {
+				return c, Success, nil
+			}
+			// Lock the d converged pairs and look for missed copies of
+			// repeated eigenvalues from fresh random vectors.
+			for a := 0; a < d; a++ {
+				ref[a] = k.theta[k.order[a]]
+			}
+			k.restartKeep(c, d, true)
+			c = d
+			verifying = true
+			verifyEnd = min(m, d+max(cycle/2, 2*p))
+			if k.restart {
+				verifyEnd = m
+			}
+			continue
+		}
+		if verifying && nconv < d {
+			// A new wanted value appeared: continue normally.
+			verifying = false
+		}
+		if k.exhausted {
+			return c, IterationLimit, nil // cannot happen: exact pairs converge
+		}
+		if c+p > m && !(c+p == k.n && !k.restart) {
+			if !k.restart {
+				return c, IterationLimit, nil
+			}
+			kk := d + (c-d)/2
+			kk = max(d, min(kk, c-p))
+			k.restartKeep(c, kk, false)
+			c = kk
+		}
+	}
+}
+
+// result assembles the Result from the current basis: the nw most wanted
+// Ritz pairs with explicit residuals (estimates if explicit is false).
+func (k *krylov) result(c int, status Status, explicit bool) *Result {
+	res := &Result{Status: status, Iterations: k.iters, Restarts: k.restarts}
+	nw := min(k.cfg.d, c)
+	if c == 0 || status == Failure {
+		res.MatVecs = k.matvecs
+		res.NormEstimate = k.normA
+		return res
+	}
+	k.ritz(c, nw)
+	est := append([]float64(nil), k.res[:nw]...)
+	y := mat.NewDense(nw, k.n, nil)
+	g := make([]float64, nw*c)
+	for a := 0; a < nw; a++ {
+		j := k.order[a]
+		for i := 0; i < c; i++ {
+			g[a*c+i] = k.tc[i*c+j]
+		}
+	}
+	vr := k.v.RawMatrix()
+	blas64.Implementation().Dgemm(blas.NoTrans, blas.NoTrans, nw, k.n, c, 1, g, c, vr.Data, vr.Stride, 0, y.RawMatrix().Data, k.n)
+	res.Values = make([]float64, nw)
+	for a := 0; a < nw; a++ {
+		res.Values[a] = k.theta[k.order[a]]
+	}
+	res.Residuals = est
+	if explicit {
+		ay := mat.NewDense(nw, k.n, nil)
+		mulVecs(k.a, ay, y)
+		k.matvecs += nw
+		for a := 0; a < nw; a++ {
+			r := ay.RawRowView(a)
+			blas64.Implementation().Daxpy(k.n, -res.Values[a], y.RawRowView(a), 1, r, 1)
+			res.Residuals[a] = rowNorm(r)
+		}
+	}
+	res.MatVecs = k.matvecs
+	res.NormEstimate = k.normA
+	res.Vectors = mat.NewDense(k.n, nw, nil)
+	res.Vectors.Copy(y.T())
+	return res
+}
+
+// acceptTol returns the residual bound used to count converged pairs after
+// the explicit check: the tolerance, but never below the round-off level
+// 8 sqrt(n) eps of a product with the operator.
+func acceptTol(tol float64, n int) float64 {
+	return math.Max(tol, 8*math.Sqrt(float64(n))*2*dlamchE)
+}
+
+// finish turns the outcome of run into a Result and error.
+func finish(k *krylov, c int, status Status, err error, name string) (*Result, error) {
+	res := k.result(c, status, status != Canceled && status != Failure)
+	lim := acceptTol(k.cfg.tol, k.n) * res.NormEstimate
+	for _, r := range res.Residuals {
+		if r <= lim {
+			res.Converged++
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	if status == Success && res.Converged < len(res.Values) {
+		res.Status = IterationLimit
+		return res, fmt.Errorf("%w: %s: %d of %d pairs passed the explicit residual check (tolerance %.2g relative)",
+			ErrNotConverged, name, res.Converged, k.cfg.d, k.cfg.tol)
+	}
+	if status == IterationLimit {
+		return res, fmt.Errorf("%w: %s: %d of %d pairs converged after %d steps and %d operator applications",
+			ErrNotConverged, name, res.Converged, k.cfg.d, k.iters, k.matvecs)
+	}
+	return res, nil
+}
+
+// sortDesc is used by the dense reference.
+var _ = sort.Float64s

@@ -1,0 +1,348 @@
+package eig
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+)
+
+// Operator is a symmetric linear operator A of dimension Dim() x Dim().
+// MulVecTo sets dst = A x, overwriting dst (it never accumulates); dst and x
+// have length Dim() and do not overlap. Implementations must be safe for
+// concurrent use if the operator is shared between concurrent solves.
+type Operator interface {
+	Dim() int
+	MulVecTo(dst, x []float64)
+}
+
+// BlockOperator is an Operator that can apply A to several vectors in one
+// call, which lets a dense matrix be streamed from memory once per block
+// instead of once per vector.
+//
+// MulVecsTo sets row k of dst to A times row k of x, for every row k. Both x
+// and dst are b x Dim() matrices: vectors are stored as rows so that each is
+// contiguous in memory. dst is overwritten.
+type BlockOperator interface {
+	Operator
+	MulVecsTo(dst, x *mat.Dense)
+}
+
+// mulVecs applies a to the rows of x, using the block product when a has one.
+func mulVecs(a Operator, dst, x *mat.Dense) {
+	if b, ok := a.(BlockOperator); ok {
+		b.MulVecsTo(dst, x)
+		return
+	}
+	r, _ := x.Dims()
+	for k := 0; k < r; k++ {
+		a.MulVecTo(dst.RawRowView(k), x.RawRowView(k))
+	}
+}
+
+// Dense is a dense symmetric matrix operator. The full n x n matrix is held
+// in row-major order and its products are split by rows across GOMAXPROCS
+// goroutines, so a product reads each entry exactly once and runs close to
+// memory bandwidth for large n. Dense is safe for concurrent use.
+type Dense struct {
+	n    int
+	a    []float64 // n*n, row-major, full storage
+	pool sync.Pool // *denseTask, reused to keep products allocation-free
+}
+
+// parallelMin is the number of matrix entries below which products run on
+// the calling goroutine: starting goroutines costs a few microseconds, which
+// is what a single core needs for about 2^16 multiply-adds.
+const parallelMin = 1 << 16
+
+// NewDense returns an operator for the symmetric matrix a. The matrix is
+// copied into full row-major storage (8 n^2 bytes) and checked once, in
+// O(n^2) time, to be finite. A *mat.SymDense is symmetric by construction.
+func NewDense(a *mat.SymDense) (*Dense, error) {
+	if a == nil {
+		return nil, errors.New("eig: NewDense: nil matrix")
+	}
+	n := a.SymmetricDim()
+	if n == 0 {
+		return nil, errors.New("eig: NewDense: empty matrix")
+	}
+	d := &Dense{n: n, a: make([]float64, n*n)}
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := a.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("eig: NewDense: entry (%d,%d) = %v is not finite", i, j, v)
+			}
+			d.a[i*n+j] = v
+			d.a[j*n+i] = v
+		}
+	}
+	return d, nil
+}
+
+// NewDenseFull returns an operator for the n x n matrix a given in full
+// storage, checking in O(n^2) time that it is square, finite and exactly
+// symmetric. The matrix is copied.
+func NewDenseFull(a mat.Matrix) (*Dense, error) {
+	if a == nil {
+		return nil, errors.New("eig: NewDenseFull: nil matrix")
+	}
+	r, c := a.Dims()
+	if r != c {
+		return nil, fmt.Errorf("eig: NewDenseFull: matrix is %dx%d, not square", r, c)
+	}
+	if r == 0 {
+		return nil, errors.New("eig: NewDenseFull: empty matrix")
+	}
+	n := r
+	d := &Dense{n: n, a: make([]float64, n*n)}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v := a.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("eig: NewDenseFull: entry (%d,%d) = %v is not finite", i, j, v)
+			}
+			d.a[i*n+j] = v
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if d.a[i*n+j] != d.a[j*n+i] {
+				return nil, fmt.Errorf("eig: NewDenseFull: matrix is not symmetric: a(%d,%d) = %v but a(%d,%d) = %v",
+					i, j, d.a[i*n+j], j, i, d.a[j*n+i])
+			}
+		}
+	}
+	return d, nil
+}
+
+// Dim returns n.
+func (d *Dense) Dim() int { return d.n }
+
+// At returns entry (i, j).
+func (d *Dense) At(i, j int) float64 { return d.a[i*d.n+j] }
+
+// denseTask carries one product to the worker goroutines. The closures in
+// run are bound once when the task is created, so launching them allocates
+// nothing.
+type denseTask struct {
+	d      *Dense
+	dst, x []float64 // vector product
+	dm, xm *mat.Dense
+	wg     sync.WaitGroup
+	run    []func()
+	block  bool
+}
+
+func (d *Dense) task() *denseTask {
+	if t, ok := d.pool.Get().(*denseTask); ok {
+		return t
+	}
+	w := runtime.GOMAXPROCS(0)
+	if w > d.n {
+		w = d.n
+	}
+	t := &denseTask{d: d, run: make([]func(), w)}
+	for k := range w {
+		lo, hi := k*d.n/w, (k+1)*d.n/w
+		t.run[k] = func() {
+			t.rows(lo, hi)
+			t.wg.Done()
+		}
+	}
+	return t
+}
+
+func (t *denseTask) rows(lo, hi int) {
+	n := t.d.n
+	impl := blas64.Implementation()
+	if !t.block {
+		for i := lo; i < hi; i++ {
+			t.dst[i] = impl.Ddot(n, t.d.a[i*n:(i+1)*n], 1, t.x, 1)
+		}
+		return
+	}
+	b, _ := t.xm.Dims()
+	xs, xstride := t.xm.RawMatrix().Data, t.xm.RawMatrix().Stride
+	ys, ystride := t.dm.RawMatrix().Data, t.dm.RawMatrix().Stride
+	for i := lo; i < hi; i++ {
+		row := t.d.a[i*n : (i+1)*n]
+		for k := 0; k < b; k++ {
+			ys[k*ystride+i] = impl.Ddot(n, row, 1, xs[k*xstride:k*xstride+n], 1)
+		}
+	}
+}
+
+func (t *denseTask) exec(work int) {
+	if work < parallelMin || len(t.run) == 1 {
+		t.rows(0, t.d.n)
+		return
+	}
+	t.wg.Add(len(t.run))
+	for _, f := range t.run[1:] {
+		go f()
+	}
+	t.run[0]()
+	t.wg.Wait()
+}
+
+// MulVecTo sets dst = A x. It panics if the lengths are not Dim().
+func (d *Dense) MulVecTo(dst, x []float64) {
+	if len(dst) != d.n || len(x) != d.n {
+		panic(fmt.Sprintf("eig: Dense.MulVecTo: dimension %d with len(dst)=%d, len(x)=%d", d.n, len(dst), len(x)))
+	}
+	t := d.task()
+	t.block, t.dst, t.x = false, dst, x
+	t.exec(d.n * d.n)
+	t.dst, t.x = nil, nil
+	d.pool.Put(t)
+}
+
+// MulVecsTo sets the rows of dst to A times the rows of x. Each row of A is
+// read once from memory for the whole block.
+func (d *Dense) MulVecsTo(dst, x *mat.Dense) {
+	br, bc := x.Dims()
+	dr, dc := dst.Dims()
+	if bc != d.n || dc != d.n || br != dr {
+		panic(fmt.Sprintf("eig: Dense.MulVecsTo: dimension %d with x %dx%d, dst %dx%d", d.n, br, bc, dr, dc))
+	}
+	t := d.task()
+	t.block, t.dm, t.xm = true, dst, x
+	t.exec(d.n * d.n * br)
+	t.dm, t.xm = nil, nil
+	d.pool.Put(t)
+}
+
+// CSR is a sparse symmetric matrix operator backed by a linalg.CSR.
+type CSR struct {
+	a *linalg.CSR
+}
+
+// NewCSR returns an operator for the sparse matrix a, checking that it is a
+// valid, finite, square and exactly symmetric CSR matrix (O(nnz log) time).
+// The matrix is not copied and must not be modified while in use.
+func NewCSR(a *linalg.CSR) (*CSR, error) {
+	if a == nil {
+		return nil, errors.New("eig: NewCSR: nil matrix")
+	}
+	if err := a.Validate(); err != nil {
+		return nil, fmt.Errorf("eig: NewCSR: %w", err)
+	}
+	if a.Rows != a.Cols {
+		return nil, fmt.Errorf("eig: NewCSR: matrix is %dx%d, not square", a.Rows, a.Cols)
+	}
+	if a.Rows == 0 {
+		return nil, errors.New("eig: NewCSR: empty matrix")
+	}
+	if !a.IsSymmetric() {
+		return nil, errors.New("eig: NewCSR: matrix is not symmetric")
+	}
+	return &CSR{a: a}, nil
+}
+
+// Dim returns the order of the matrix.
+func (c *CSR) Dim() int { return c.a.Rows }
+
+// MulVecTo sets dst = A x.
+func (c *CSR) MulVecTo(dst, x []float64) { c.a.MulVecTo(dst, x) }
+
+// Shifted is the operator A - Sigma I.
+type Shifted struct {
+	Op    Operator
+	Sigma float64
+}
+
+// Shift returns the operator a - sigma I.
+func Shift(a Operator, sigma float64) *Shifted { return &Shifted{Op: a, Sigma: sigma} }
+
+// Dim returns the dimension of the underlying operator.
+func (s *Shifted) Dim() int { return s.Op.Dim() }
+
+// MulVecTo sets dst = (A - Sigma I) x.
+func (s *Shifted) MulVecTo(dst, x []float64) {
+	s.Op.MulVecTo(dst, x)
+	if s.Sigma != 0 {
+		blas64.Implementation().Daxpy(len(x), -s.Sigma, x, 1, dst, 1)
+	}
+}
+
+// MulVecsTo applies A - Sigma I to the rows of x.
+func (s *Shifted) MulVecsTo(dst, x *mat.Dense) {
+	mulVecs(s.Op, dst, x)
+	if s.Sigma != 0 {
+		r, _ := x.Dims()
+		for k := 0; k < r; k++ {
+			blas64.Implementation().Daxpy(s.Op.Dim(), -s.Sigma, x.RawRowView(k), 1, dst.RawRowView(k), 1)
+		}
+	}
+}
+
+// Negated is the operator -A.
+type Negated struct{ Op Operator }
+
+// Negate returns the operator -a, whose largest eigenvalues are the
+// negatives of the smallest eigenvalues of a.
+func Negate(a Operator) *Negated { return &Negated{Op: a} }
+
+// Dim returns the dimension of the underlying operator.
+func (g *Negated) Dim() int { return g.Op.Dim() }
+
+// MulVecTo sets dst = -A x.
+func (g *Negated) MulVecTo(dst, x []float64) {
+	g.Op.MulVecTo(dst, x)
+	for i := range dst {
+		dst[i] = -dst[i]
+	}
+}
+
+// MulVecsTo applies -A to the rows of x.
+func (g *Negated) MulVecsTo(dst, x *mat.Dense) {
+	mulVecs(g.Op, dst, x)
+	r, _ := dst.Dims()
+	for k := 0; k < r; k++ {
+		row := dst.RawRowView(k)
+		for i := range row {
+			row[i] = -row[i]
+		}
+	}
+}
+
+// Counter wraps an operator and counts the vectors it is applied to and the
+// calls made (a block product of b vectors counts b vectors and one call).
+// The counts are updated atomically, so a Counter may be shared.
+type Counter struct {
+	Op      Operator
+	vectors atomic.Int64
+	calls   atomic.Int64
+}
+
+// Dim returns the dimension of the underlying operator.
+func (c *Counter) Dim() int { return c.Op.Dim() }
+
+// MulVecTo applies the operator and counts one vector and one call.
+func (c *Counter) MulVecTo(dst, x []float64) {
+	c.vectors.Add(1)
+	c.calls.Add(1)
+	c.Op.MulVecTo(dst, x)
+}
+
+// MulVecsTo applies the operator to the rows of x and counts them.
+func (c *Counter) MulVecsTo(dst, x *mat.Dense) {
+	r, _ := x.Dims()
+	c.vectors.Add(int64(r))
+	c.calls.Add(1)
+	mulVecs(c.Op, dst, x)
+}
+
+// Vectors returns the number of vectors the operator has been applied to.
+func (c *Counter) Vectors() int64 { return c.vectors.Load() }
+
+// Calls returns the number of MulVecTo and MulVecsTo calls.
+func (c *Counter) Calls() int64 { return c.calls.Load() }

@@ -1,0 +1,121 @@
+package linalg
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// BandwidthOptions configures MedianGamma and MeanGamma. The zero value
+// means: exact over all pairs when there are at most DefaultMaxPairs of
+// them, otherwise a sample of DefaultMaxPairs pairs drawn with seed 0.
+type BandwidthOptions struct {
+	// MaxPairs is the largest number of distinct pairs i < j used exactly;
+	// above it, MaxPairs pairs (i, j), i != j, are drawn uniformly with
+	// replacement. Zero means DefaultMaxPairs; negative means always exact
+	// (O(n^2) memory for the median).
+	MaxPairs int
+	// Seed seeds the pair sampler (math/rand/v2 PCG).
+	Seed uint64
+}
+
+// DefaultMaxPairs is the default pair budget of the bandwidth heuristics:
+// exact for n up to 1448, and a sampling error of the median of roughly
+// 1/sqrt(DefaultMaxPairs) ~ 0.1% in quantile otherwise.
+const DefaultMaxPairs = 1 << 20
+
+// MedianGamma returns gamma = 1/median of the squared pairwise distances
+// ||x_i - x_j||^2 over pairs i < j (the median heuristic for the RBF width).
+// It fails with ErrDegenerate if that median is 0 (more than half the pairs
+// are duplicates).
+func MedianGamma(ctx context.Context, x *mat.Dense, opt *BandwidthOptions) (float64, error) {
+	return gammaHeuristic(ctx, "MedianGamma", x, opt, true)
+}
+
+// MeanGamma returns gamma = 1/mean of the squared pairwise distances over
+// pairs i < j. The exact mean needs no pair storage: it equals
+// 2n/(n-1) times the total variance (sum of column variances with divisor
+// n); it is computed that way, in O(n p), whatever MaxPairs says. It fails
+// with ErrDegenerate if all points coincide.
+func MeanGamma(ctx context.Context, x *mat.Dense, opt *BandwidthOptions) (float64, error) {
+	return gammaHeuristic(ctx, "MeanGamma", x, opt, false)
+}
+
+func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *BandwidthOptions, median bool) (float64, error) {
+	var o BandwidthOptions
+	if opt != nil {
+		o = *opt
+	}
+	n, p, err := checkData(op, x)
+	if err != nil {
+		return 0, err
+	}
+	if n < 2 {
+		return 0, newErr(ErrEmpty, op, "need at least 2 points, got %d", n)
+	}
+	raw := x.RawMatrix()
+	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+p] }
+	if !median {
+		mean := columnMean(raw)
+		var tv float64
+		for i := 0; i < n; i++ {
+			for d, v := range row(i) {
+				c := v - mean[d]
+				tv += c * c
+			}
+		}
+		tv /= float64(n)
+		m := 2 * float64(n) / float64(n-1) * tv
+		if m == 0 {
+			return 0, newErr(ErrDegenerate, op, "all points coincide")
+		}
+		return 1 / m, nil
+	}
+	maxPairs := o.MaxPairs
+	if maxPairs == 0 {
+		maxPairs = DefaultMaxPairs
+	}
+	total := n * (n - 1) / 2
+	var d []float64
+	if maxPairs < 0 || total <= maxPairs {
+		d = make([]float64, 0, total)
+		for i := 0; i < n; i++ {
+			if i%64 == 0 {
+				if err := ctx.Err(); err != nil {
+					return 0, ctxErr(op, err)
+				}
+			}
+			for j := i + 1; j < n; j++ {
+				d = append(d, sqDist(row(i), row(j)))
+			}
+		}
+	} else {
+		rng := rand.New(rand.NewPCG(o.Seed, 0x6a6d))
+		d = make([]float64, maxPairs)
+		for s := range d {
+			if s%(1<<16) == 0 {
+				if err := ctx.Err(); err != nil {
+					return 0, ctxErr(op, err)
+				}
+			}
+			i := rng.IntN(n)
+			j := rng.IntN(n - 1)
+			if j >= i {
+				j++
+			}
+			d[s] = sqDist(row(i), row(j))
+		}
+	}
+	slices.Sort(d)
+	m := len(d)
+	med := d[m/2]
+	if m%2 == 0 {
+		med = 0.5 * (d[m/2-1] + d[m/2])
+	}
+	if med == 0 {
+		return 0, newErr(ErrDegenerate, op, "median squared distance is 0 (too many duplicate points)")
+	}
+	return 1 / med, nil
+}

@@ -1,0 +1,306 @@
+package linalg
+
+import (
+	"context"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// kernelKind classifies a kernel for the Gram builders.
+type kernelKind int
+
+const (
+	kindGeneric kernelKind = iota
+	kindLinear
+	kindPoly
+	kindRBF
+)
+
+type kernelPlan struct {
+	kind   kernelKind
+	k      Kernel
+	degree int
+	scale  float64
+	offset float64
+	gamma  float64
+}
+
+func planFor(k Kernel) kernelPlan {
+	switch kk := k.(type) {
+	case Linear, *Linear:
+		return kernelPlan{kind: kindLinear, k: k}
+	case Polynomial:
+		return kernelPlan{kind: kindPoly, k: k, degree: kk.Degree, scale: kk.scale(), offset: kk.Offset}
+	case *Polynomial:
+		return kernelPlan{kind: kindPoly, k: k, degree: kk.Degree, scale: kk.scale(), offset: kk.Offset}
+	case RBF:
+		return kernelPlan{kind: kindRBF, k: k, gamma: kk.Gamma}
+	case *RBF:
+		return kernelPlan{kind: kindRBF, k: k, gamma: kk.Gamma}
+	}
+	return kernelPlan{kind: kindGeneric, k: k}
+}
+
+// tileSize returns the Gram tile edge: 64 rows (gonum's Dgemm stays serial
+// and allocation-free for a single 64x64 block, and the parallelism comes
+// from the tiles), reduced for very wide data so that a worker's two
+// centred row blocks stay within about 4 MiB.
+func tileSize(p int) int {
+	b := 64
+	for b > 16 && b*p > 1<<18 {
+		b /= 2
+	}
+	return b
+}
+
+// gramWork is the per-worker scratch space of the Gram builders.
+type gramWork struct {
+	a, b   []float64 // centred row blocks (RBF only)
+	na, nb []float64 // their squared norms
+}
+
+// rowBlock describes rows [lo, hi) of a data matrix.
+type rowBlock struct {
+	raw    blas64.General
+	lo, hi int
+}
+
+func (r rowBlock) general() blas64.General {
+	p := r.raw.Cols
+	m := r.hi - r.lo
+	return blas64.General{Rows: m, Cols: p, Stride: r.raw.Stride,
+		Data: r.raw.Data[r.lo*r.raw.Stride : (r.hi-1)*r.raw.Stride+p]}
+}
+
+// centred copies the block minus shift into buf and stores squared norms.
+func (r rowBlock) centred(shift, buf, nrm []float64) blas64.General {
+	p := r.raw.Cols
+	m := r.hi - r.lo
+	for a := 0; a < m; a++ {
+		src := r.raw.Data[(r.lo+a)*r.raw.Stride : (r.lo+a)*r.raw.Stride+p]
+		dst := buf[a*p : (a+1)*p]
+		var s float64
+		for d, v := range src {
+			c := v - shift[d]
+			dst[d] = c
+			s += c * c
+		}
+		nrm[a] = s
+	}
+	return blas64.General{Rows: m, Cols: p, Stride: p, Data: buf[:m*p]}
+}
+
+// computeTile writes K(rows of bx, rows of bz) into c (an mx x mz view).
+func (pl *kernelPlan) computeTile(c blas64.General, bx, bz rowBlock, shift []float64, w *gramWork) {
+	mx, mz := bx.hi-bx.lo, bz.hi-bz.lo
+	switch pl.kind {
+	case kindGeneric:
+		p := bx.raw.Cols
+		for a := 0; a < mx; a++ {
+			xa := bx.raw.Data[(bx.lo+a)*bx.raw.Stride : (bx.lo+a)*bx.raw.Stride+p]
+			row := c.Data[a*c.Stride : a*c.Stride+mz]
+			for b := range row {
+				row[b] = pl.k.Eval(xa, bz.raw.Data[(bz.lo+b)*bz.raw.Stride:(bz.lo+b)*bz.raw.Stride+p])
+			}
+		}
+	case kindLinear, kindPoly:
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, bx.general(), bz.general(), 0, c)
+		if pl.kind == kindPoly {
+			for a := 0; a < mx; a++ {
+				row := c.Data[a*c.Stride : a*c.Stride+mz]
+				for b, g := range row {
+					row[b] = ipow(pl.scale*g+pl.offset, pl.degree)
+				}
+			}
+		}
+	case kindRBF:
+		ga := bx.centred(shift, w.a, w.na)
+		gb := bz.centred(shift, w.b, w.nb)
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, ga, gb, 0, c)
+		for a := 0; a < mx; a++ {
+			row := c.Data[a*c.Stride : a*c.Stride+mz]
+			na := w.na[a]
+			for b, g := range row {
+				// Rounding can make the expansion slightly negative for
+				// (nearly) coincident points; the distance is >= 0.
+				d := max(na+w.nb[b]-2*g, 0)
+				row[b] = math.Exp(-pl.gamma * d)
+			}
+		}
+	}
+}
+
+func (pl *kernelPlan) newWork(tb, p int) func() *gramWork {
+	return func() *gramWork {
+		if pl.kind != kindRBF {
+			return nil
+		}
+		return &gramWork{a: make([]float64, tb*p), b: make([]float64, tb*p), na: make([]float64, tb), nb: make([]float64, tb)}
+	}
+}
+
+func columnMean(x blas64.General) []float64 {
+	m := make([]float64, x.Cols)
+	for i := 0; i < x.Rows; i++ {
+		for d, v := range x.Data[i*x.Stride : i*x.Stride+x.Cols] {
+			m[d] += v
+		}
+	}
+	for d := range m {
+		m[d] /= float64(x.Rows)
+	}
+	return m
+}
+
+// Gram returns the kernel matrix K_ij = k(x_i, x_j) of the rows of x. See
+// GramTo.
+func Gram(ctx context.Context, k Kernel, x *mat.Dense) (*mat.SymDense, error) {
+	var dst mat.SymDense
+	if err := GramTo(ctx, &dst, k, x); err != nil {
+		return nil, err
+	}
+	return &dst, nil
+}
+
+// GramTo stores the kernel matrix K_ij = k(x_i, x_j) of the rows of x in
+// dst, which must be empty (it is then allocated) or n x n. Both triangles
+// of dst's backing storage are filled, and the result is exactly symmetric.
+//
+// The work is split into square tiles computed in parallel by GOMAXPROCS
+// goroutines; the context is checked before each tile. Linear and
+// polynomial kernels use one matrix product per tile. The RBF kernel uses
+// ||x||^2 + ||z||^2 - 2 x.z on column-centred data (the distance does not
+// change, the cancellation does), clamps negative values to 0, and sets the
+// diagonal to exactly 1. With a correctly sized dst, GramTo allocates only
+// O(GOMAXPROCS * tile * p) scratch memory, independent of n.
+func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) error {
+	const op = "GramTo"
+	if dst == nil {
+		return newErr(ErrShape, op, "destination is nil")
+	}
+	if err := validateKernel(op, k); err != nil {
+		return err
+	}
+	n, p, err := checkData(op, x)
+	if err != nil {
+		return err
+	}
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(n)
+	} else if dst.SymmetricDim() != n {
+		return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", dst.SymmetricDim(), dst.SymmetricDim(), n, n)
+	}
+	pl := planFor(k)
+	raw := x.RawMatrix()
+	var shift []float64
+	if pl.kind == kindRBF {
+		shift = columnMean(raw)
+	}
+	out := dst.RawSymmetric()
+	tb := tileSize(p)
+	nb := (n + tb - 1) / tb
+	ntiles := nb * (nb + 1) / 2
+	err = parallelFor(ctx, ntiles, 1, pl.newWork(tb, p), func(w *gramWork, t, _ int) {
+		// Map t to the upper-triangular tile (I, J), I <= J, row by row.
+		bi, rest := 0, t
+		for rest >= nb-bi {
+			rest -= nb - bi
+			bi++
+		}
+		bj := bi + rest
+		i0, i1 := bi*tb, min(bi*tb+tb, n)
+		j0, j1 := bj*tb, min(bj*tb+tb, n)
+		mi, mj := i1-i0, j1-j0
+		c := blas64.General{Rows: mi, Cols: mj, Stride: out.Stride,
+			Data: out.Data[i0*out.Stride+j0 : (i1-1)*out.Stride+j1]}
+		pl.computeTile(c, rowBlock{raw, i0, i1}, rowBlock{raw, j0, j1}, shift, w)
+		if bi == bj {
+			// Mirror the upper part of the diagonal tile so that the
+			// result is exactly symmetric whatever the product kernel
+			// does with summation order.
+			for a := 0; a < mi; a++ {
+				if pl.kind == kindRBF {
+					c.Data[a*c.Stride+a] = 1
+				}
+				for b := a + 1; b < mj; b++ {
+					c.Data[b*c.Stride+a] = c.Data[a*c.Stride+b]
+				}
+			}
+			return
+		}
+		// Transposed copy into the lower-triangular tile (J, I).
+		for a := 0; a < mi; a++ {
+			for b := 0; b < mj; b++ {
+				out.Data[(j0+b)*out.Stride+i0+a] = c.Data[a*c.Stride+b]
+			}
+		}
+	})
+	if err != nil {
+		return ctxErr(op, err)
+	}
+	return nil
+}
+
+// Cross returns the n x m cross kernel matrix K_ij = k(x_i, z_j) between the
+// rows of x and of z. See CrossTo.
+func Cross(ctx context.Context, k Kernel, x, z *mat.Dense) (*mat.Dense, error) {
+	var dst mat.Dense
+	if err := CrossTo(ctx, &dst, k, x, z); err != nil {
+		return nil, err
+	}
+	return &dst, nil
+}
+
+// CrossTo stores the cross kernel matrix K_ij = k(x_i, z_j) in dst, which
+// must be empty (it is then allocated) or n x m, where x is n x p and z is
+// m x p. The computation is tiled and parallel as in GramTo; for the RBF
+// kernel both sets are shifted by the column mean of x before the product.
+func CrossTo(ctx context.Context, dst *mat.Dense, k Kernel, x, z *mat.Dense) error {
+	const op = "CrossTo"
+	if dst == nil {
+		return newErr(ErrShape, op, "destination is nil")
+	}
+	if err := validateKernel(op, k); err != nil {
+		return err
+	}
+	n, p, err := checkData(op, x)
+	if err != nil {
+		return err
+	}
+	m, pz, err := checkData(op, z)
+	if err != nil {
+		return err
+	}
+	if p != pz {
+		return newErr(ErrShape, op, "x has %d features but z has %d", p, pz)
+	}
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, m)
+	} else if r, c := dst.Dims(); r != n || c != m {
+		return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", r, c, n, m)
+	}
+	pl := planFor(k)
+	rx, rz := x.RawMatrix(), z.RawMatrix()
+	var shift []float64
+	if pl.kind == kindRBF {
+		shift = columnMean(rx)
+	}
+	out := dst.RawMatrix()
+	tb := tileSize(p)
+	nbx, nbz := (n+tb-1)/tb, (m+tb-1)/tb
+	err = parallelFor(ctx, nbx*nbz, 1, pl.newWork(tb, p), func(w *gramWork, t, _ int) {
+		bi, bj := t/nbz, t%nbz
+		i0, i1 := bi*tb, min(bi*tb+tb, n)
+		j0, j1 := bj*tb, min(bj*tb+tb, m)
+		c := blas64.General{Rows: i1 - i0, Cols: j1 - j0, Stride: out.Stride,
+			Data: out.Data[i0*out.Stride+j0 : (i1-1)*out.Stride+j1]}
+		pl.computeTile(c, rowBlock{rx, i0, i1}, rowBlock{rz, j0, j1}, shift, w)
+	})
+	if err != nil {
+		return ctxErr(op, err)
+	}
+	return nil
+}

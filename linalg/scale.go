@@ -1,0 +1,125 @@
+package linalg
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ScaleMethod selects a per-feature scaling.
+type ScaleMethod int
+
+const (
+	// ZScore maps each column to mean 0 and (population) standard
+	// deviation 1.
+	ZScore ScaleMethod = iota
+	// MinMax maps each column's training range [min, max] to [0, 1].
+	MinMax
+)
+
+// Scaler is a fitted per-column affine map x'_j = (x_j - Shift[j]) *
+// Factor[j]. A constant training column gets Factor 0, so it maps to 0 for
+// training and for new points alike (never NaN). Fit it on training data
+// with FitScaler and apply it to any data with the same number of columns.
+type Scaler struct {
+	Method ScaleMethod
+	Shift  []float64
+	Factor []float64
+}
+
+// FitScaler fits a scaler of the given method to the columns of x.
+// ZScore uses the mean and the population standard deviation (divisor n);
+// MinMax uses the minimum and the range.
+func FitScaler(x *mat.Dense, method ScaleMethod) (*Scaler, error) {
+	const op = "FitScaler"
+	if method != ZScore && method != MinMax {
+		return nil, newErr(ErrParam, op, "unknown scale method %d", method)
+	}
+	n, p, err := checkData(op, x)
+	if err != nil {
+		return nil, err
+	}
+	raw := x.RawMatrix()
+	s := &Scaler{Method: method, Shift: make([]float64, p), Factor: make([]float64, p)}
+	for d := 0; d < p; d++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		var sum float64
+		for i := 0; i < n; i++ {
+			v := raw.Data[i*raw.Stride+d]
+			lo, hi = min(lo, v), max(hi, v)
+			sum += v
+		}
+		if lo == hi {
+			s.Shift[d] = lo // constant column: maps to 0
+			continue
+		}
+		if method == MinMax {
+			s.Shift[d] = lo
+			s.Factor[d] = 1 / (hi - lo)
+			continue
+		}
+		mean := sum / float64(n)
+		var ss float64
+		for i := 0; i < n; i++ {
+			c := raw.Data[i*raw.Stride+d] - mean
+			ss += c * c
+		}
+		s.Shift[d] = mean
+		if sd := math.Sqrt(ss / float64(n)); sd > 0 {
+			s.Factor[d] = 1 / sd
+		}
+	}
+	return s, nil
+}
+
+// Transform returns a scaled copy of x.
+func (s *Scaler) Transform(x *mat.Dense) (*mat.Dense, error) {
+	var dst mat.Dense
+	if err := s.TransformTo(&dst, x); err != nil {
+		return nil, err
+	}
+	return &dst, nil
+}
+
+// TransformTo stores the scaled x in dst, which may be x itself (in place),
+// an empty matrix (allocated) or a matrix of the same shape.
+func (s *Scaler) TransformTo(dst, x *mat.Dense) error {
+	const op = "Scaler.TransformTo"
+	if dst == nil {
+		return newErr(ErrShape, op, "destination is nil")
+	}
+	n, p, err := checkData(op, x)
+	if err != nil {
+		return err
+	}
+	if p != len(s.Shift) || p != len(s.Factor) {
+		return newErr(ErrShape, op, "data has %d columns, scaler was fitted on %d", p, len(s.Shift))
+	}
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, p)
+	} else if r, c := dst.Dims(); r != n || c != p {
+		return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", r, c, n, p)
+	}
+	in, out := x.RawMatrix(), dst.RawMatrix()
+	for i := 0; i < n; i++ {
+		src := in.Data[i*in.Stride : i*in.Stride+p]
+		d := out.Data[i*out.Stride : i*out.Stride+p]
+		for j, v := range src {
+			d[j] = (v - s.Shift[j]) * s.Factor[j]
+		}
+	}
+	return nil
+}
+
+// FitTransform fits a scaler to x and returns it with the scaled copy of x.
+func FitTransform(x *mat.Dense, method ScaleMethod) (*mat.Dense, *Scaler, error) {
+	s, err := FitScaler(x, method)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := s.Transform(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	return y, s, nil
+}

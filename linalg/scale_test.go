@@ -1,0 +1,175 @@
+package linalg
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"ukm/internal/dataset"
+)
+
+func TestScaler(t *testing.T) {
+	// Column 1 is constant, column 2 has one outlier.
+	x := mat.NewDense(4, 3, []float64{
+		1, 5, 0,
+		2, 5, 0,
+		3, 5, 0,
+		4, 5, 100,
+	})
+	newPt := mat.NewDense(1, 3, []float64{5, 7, 50})
+	for _, m := range []ScaleMethod{ZScore, MinMax} {
+		y, s, err := FitTransform(x, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < 3; j++ {
+			col := mat.Col(nil, j, y)
+			if j == 1 {
+				if slices.Max(col) != 0 || slices.Min(col) != 0 {
+					t.Fatalf("method %d: constant column not mapped to 0: %v", m, col)
+				}
+				continue
+			}
+			if m == MinMax {
+				if slices.Min(col) != 0 || slices.Max(col) != 1 {
+					t.Fatalf("minmax column %d range %v", j, col)
+				}
+				continue
+			}
+			mean, sd := stat.PopMeanStdDev(col, nil)
+			// Standardised columns: mean 0, sd 1 up to rounding.
+			if math.Abs(mean) > 1e-15 || math.Abs(sd-1) > 1e-15 {
+				t.Fatalf("zscore column %d: mean %v sd %v", j, mean, sd)
+			}
+		}
+		z, err := s.Transform(newPt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < 3; j++ {
+			want := (newPt.At(0, j) - s.Shift[j]) * s.Factor[j]
+			if v := z.At(0, j); math.IsNaN(v) || v != want {
+				t.Fatalf("out-of-sample column %d: %v", j, v)
+			}
+		}
+		if z.At(0, 1) != 0 {
+			t.Fatal("out-of-sample constant column not 0")
+		}
+		if m == MinMax && z.At(0, 0) != 4.0/3 {
+			t.Fatalf("minmax extrapolation %v, want 4/3", z.At(0, 0))
+		}
+	}
+	s, _ := FitScaler(x, ZScore)
+	if _, err := s.Transform(mat.NewDense(1, 2, nil)); !errors.Is(err, ErrShape) {
+		t.Fatalf("column mismatch: got %v", err)
+	}
+	if _, err := FitScaler(x, 9); !errors.Is(err, ErrParam) {
+		t.Fatalf("bad method: got %v", err)
+	}
+	if _, err := FitScaler(&mat.Dense{}, ZScore); !errors.Is(err, ErrEmpty) {
+		t.Fatalf("empty: got %v", err)
+	}
+}
+
+func TestBandwidth(t *testing.T) {
+	ctx := context.Background()
+	x := randNormal(4, 90, 3)
+	var d []float64
+	for i := 0; i < 90; i++ {
+		for j := i + 1; j < 90; j++ {
+			d = append(d, naiveDist2(x.RawRowView(i), x.RawRowView(j)))
+		}
+	}
+	slices.Sort(d)
+	med := 0.5 * (d[len(d)/2-1] + d[len(d)/2]) // 4005 pairs: odd count
+	if len(d)%2 == 1 {
+		med = d[len(d)/2]
+	}
+	mean := stat.Mean(d, nil)
+	g, err := MedianGamma(ctx, x, nil)
+	if err != nil || math.Abs(g*med-1) > 1e-14 {
+		t.Fatalf("median gamma %v, want %v (%v)", g, 1/med, err)
+	}
+	g, err = MeanGamma(ctx, x, nil)
+	// The closed form and the pair average differ by rounding only.
+	if err != nil || math.Abs(g*mean-1) > 1e-12 {
+		t.Fatalf("mean gamma %v, want %v (%v)", g, 1/mean, err)
+	}
+	// Sampled median: 2000 pairs give the median quantile to within a few
+	// percent; the distance distribution here makes that about 10%.
+	g1, err := MedianGamma(ctx, x, &BandwidthOptions{MaxPairs: 2000, Seed: 7})
+	if err != nil || math.Abs(g1*med-1) > 0.15 {
+		t.Fatalf("sampled median gamma %v, want about %v", g1, 1/med)
+	}
+	g2, _ := MedianGamma(ctx, x, &BandwidthOptions{MaxPairs: 2000, Seed: 7})
+	if g1 != g2 {
+		t.Fatal("sampled median not reproducible with equal seeds")
+	}
+	dup := mat.NewDense(5, 2, []float64{1, 1, 1, 1, 1, 1, 1, 1, 2, 2})
+	if _, err := MedianGamma(ctx, dup, nil); !errors.Is(err, ErrDegenerate) {
+		t.Fatalf("duplicates: got %v", err)
+	}
+	if _, err := MeanGamma(ctx, mat.NewDense(3, 1, []float64{2, 2, 2}), nil); !errors.Is(err, ErrDegenerate) {
+		t.Fatalf("constant: got %v", err)
+	}
+	if _, err := MeanGamma(ctx, mat.NewDense(1, 1, []float64{2}), nil); !errors.Is(err, ErrEmpty) {
+		t.Fatalf("n=1: got %v", err)
+	}
+}
+
+// TestRealData runs the graph and kernel builders on data sets with
+// duplicate rows and constant columns.
+func TestRealData(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"ionosphere", "flare-solar", "heart"} {
+		set, err := dataset.Load(name)
+		if err != nil {
+			skipOrFail(t, err)
+		}
+		x, _, err := FitTransform(set.X, ZScore)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := x.Dims()
+		for _, r := range x.RawMatrix().Data {
+			if math.IsNaN(r) {
+				t.Fatalf("%s: NaN after scaling", name)
+			}
+		}
+		gamma, err := MedianGamma(ctx, x, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		k, err := Gram(ctx, RBF{Gamma: gamma}, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := make([]float64, n)
+		for i, c := range set.Y {
+			labels[i] = 2*float64(c) - 1
+		}
+		a, err := TargetAlignment(k, labels)
+		if err != nil || a <= 0 || a > 1 {
+			t.Fatalf("%s: alignment %v (%v)", name, a, err)
+		}
+		for _, m := range []KNNMethod{KNNTree, KNNBrute} {
+			ti, td, err := NearestNeighbors(ctx, x, 10, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wi, wd := refKNN(x, 10)
+			if !slices.Equal(ti, wi) || !slices.Equal(td, wd) {
+				t.Fatalf("%s method %d: kNN differs from reference", name, m)
+			}
+		}
+		w, err := KNNGraph(ctx, x, 10, &GraphOptions{Weight: Heat})
+		if err != nil || !w.IsSymmetric() {
+			t.Fatalf("%s: graph %v", name, err)
+		}
+	}
+}

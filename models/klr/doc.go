@@ -1,0 +1,50 @@
+// Package klr implements regularised kernel logistic regression (KLR), the
+// classifier of the Unified Kernel Logistic Regression scheme (Hoi, Lyu and
+// Chang, KDD 2006, eq. 17-18).
+//
+// For labels y_i in {-1, +1} the binary model minimises
+//
+//	J(f) = (1/l) sum_i ln(1 + exp(-y_i f(x_i))) + (lambda/2) ||f||_H^2
+//
+// over functions f(x) = g(x) + b, where the bias b is optional and never
+// penalised. Two equivalent parametrisations are offered:
+//
+//   - kernel form (FitKernel): f = K alpha + b on the l x l labeled kernel
+//     block K, with ||f||_H^2 = alpha^T K alpha. K may be singular; the
+//     Newton system is solved through the symmetric positive definite matrix
+//     lambda I + S K S / l with S = diag(sqrt(p_i (1 - p_i))), so K is never
+//     inverted. One Newton step costs O(l^3).
+//   - feature form (FitFeatures): f = Phi w + b with an explicit l x d feature
+//     map Phi (for a learned low-rank kernel K = Phi Phi^T), ||f||_H^2 =
+//     ||w||^2. One Newton step costs O(l d^2 + d^3).
+//
+// On K = Phi Phi^T both forms have the same optimal decision function.
+//
+// Both are solved by Newton's method with a backtracking (Armijo) line search.
+// Iteration stops when the infinity norm of the gradient falls below
+// Settings.Tol times the infinity norm of the gradient at the zero model
+// (alpha = 0 or w = 0, b = 0), which makes the test independent of the warm
+// start and of the scale of the data term. A fit that reaches the iteration
+// limit returns its best (last accepted, since the line search is monotone)
+// iterate together with an error wrapping ErrIterationLimit.
+//
+// Loss and sigmoid are evaluated in overflow-free forms, so huge margins give
+// probabilities that round to 0 or 1 but never NaN.
+//
+// A Fitter keeps the workspaces between fits; the active-learning loop that
+// refits the model every round should keep one Fitter and one Model and call
+// Fitter.FitFeatures or Fitter.FitKernel with warm = true.
+//
+// Multi-class problems (labels 0..c-1) use one-versus-all training with the
+// same lambda for every binary problem and predict the class of maximal
+// probability (KDD 2006, section 6.1); with c = 2 a single binary problem is
+// solved with class 1 as the positive class. The regularisation parameter can
+// be chosen by stratified k-fold cross-validation (CrossValidateKernel,
+// CrossValidateFeatures).
+//
+// Every exported function validates its input and returns an error (never a
+// panic) for wrong shapes, non-finite values, bad labels and bad settings.
+// Errors can be classified with errors.Is against the exported sentinels.
+// Nothing in the package holds mutable package-level state; a Fitter must not
+// be used by two goroutines at once, but distinct Fitters may.
+package klr

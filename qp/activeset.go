@@ -1,0 +1,880 @@
+package qp
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// ActiveSet is a primal active-set solver (null-space method, Nocedal & Wright ch. 16)
+// for general convex QPs, including singular H.
+//
+// The working-set matrix is kept as Aᵀ_W = Q·[R; 0] with Q orthogonal, updated by
+// Givens rotations when a constraint enters or leaves, and the reduced Hessian ZᵀHZ
+// as a Cholesky factor updated in O(n²) per change. Singular H is handled by inertia
+// control: the method starts from a point where the reduced Hessian is positive
+// definite (adding temporary bounds x_j = const if needed) and follows a
+// zero-curvature direction to the next blocking constraint when deleting a
+// constraint makes it singular; a zero-curvature direction with no blocking
+// constraint proves the problem Unbounded. A feasible start is found by a phase 1
+// that minimizes a single scaled violation variable s ∈ [0, 1] with the same method;
+// s > 0 at its optimum proves infeasibility. Degenerate cycling is prevented by
+// switching to Bland's smallest-index rule after repeated zero steps.
+//
+// An ActiveSet holds its workspace, grows it as needed and re-solves problems of
+// the same size without allocating. It is not safe for concurrent use.
+type ActiveSet struct {
+	Settings Settings
+
+	p        *Problem
+	set      Settings
+	n        int // original variables
+	meq, min int
+	nrow     int // meq + min
+
+	// engine state, dimension N (= n or n+1 in phase 1)
+	N      int
+	phase1 bool
+	sEq    []float64 // phase-1 s-coefficients of equality rows
+	sIn    []float64 // phase-1 s-coefficients of inequality rows
+	q      []float64 // N×N, row-major
+	r      []float64 // N×N, column k is working constraint k
+	rz     []float64 // N×N, reduced Hessian factor (upper triangular)
+	m      int       // working-set size
+	work   []int     // working-set ids
+	inWS   []bool    // by id
+	tempX  []float64 // temporary bound values
+	singular bool
+	atMin    bool
+
+	x, g, p_, w, v, lam, hz []float64
+	hnorm                   float64
+	bland                   bool
+	zeroSteps               int
+	iter                    int
+	maxIter                 int
+	ids                     []int
+	rn                      []float64
+}
+
+// NewActiveSet returns an ActiveSet solver with the given settings (nil = defaults).
+func NewActiveSet(s *Settings) *ActiveSet {
+	a := &ActiveSet{}
+	if s != nil {
+		a.Settings = *s
+	}
+	return a
+}
+
+func (a *ActiveSet) nid() int { return a.nrow + 3*a.N } // ids: rows, lower, upper, temp
+
+func (a *ActiveSet) alloc(n, meq, min int) {
+	a.n, a.meq, a.min, a.nrow = n, meq, min, meq+min
+	N := n + 1
+	a.sEq = grow(a.sEq, meq)
+	a.sIn = grow(a.sIn, min)
+	a.q = grow(a.q, N*N)
+	a.r = grow(a.r, N*N)
+	a.rz = grow(a.rz, N*N)
+	a.work = growInt(a.work, N)
+	nid := a.nrow + 3*N
+	if cap(a.inWS) < nid {
+		a.inWS = make([]bool, nid)
+	}
+	a.inWS = a.inWS[:nid]
+	a.tempX = grow(a.tempX, N)
+	a.x = grow(a.x, N)
+	a.g = grow(a.g, N)
+	a.p_ = grow(a.p_, N)
+	a.w = grow(a.w, N)
+	a.v = grow(a.v, N)
+	a.lam = grow(a.lam, N)
+	a.hz = grow(a.hz, N)
+	a.ids = growInt(a.ids, nid)
+	a.rn = grow(a.rn, meq+min)
+}
+
+func (a *ActiveSet) tmpIDs() []int { return a.ids[:0] }
+
+// Constraint geometry. Ids: [0,meq) equalities, [meq,nrow) inequalities,
+// nrow+j lower bound, nrow+N+j upper bound, nrow+2N+j temporary x_j = const.
+
+func (a *ActiveSet) kind(id int) (k int, j int) {
+	switch {
+	case id < a.meq:
+		return 0, id
+	case id < a.nrow:
+		return 1, id - a.meq
+	case id < a.nrow+a.N:
+		return 2, id - a.nrow
+	case id < a.nrow+2*a.N:
+		return 3, id - a.nrow - a.N
+	default:
+		return 4, id - a.nrow - 2*a.N
+	}
+}
+
+// dot returns a_idᵀ v.
+func (a *ActiveSet) dot(id int, v []float64) float64 {
+	k, j := a.kind(id)
+	switch k {
+	case 0, 1:
+		var row []float64
+		var sc float64
+		if k == 0 {
+			row = a.p.Aeq.RawRowView(j)
+			sc = a.sEq[j]
+		} else {
+			row = a.p.Ain.RawRowView(j)
+			sc = a.sIn[j]
+		}
+		s := 0.0
+		for i, r := range row {
+			s += r * v[i]
+		}
+		if a.phase1 {
+			s += sc * v[a.n]
+		}
+		return s
+	case 3:
+		return -v[j]
+	default:
+		return v[j]
+	}
+}
+
+// rhs returns b_id.
+func (a *ActiveSet) rhs(id int) float64 {
+	k, j := a.kind(id)
+	switch k {
+	case 0:
+		return a.p.Beq[j]
+	case 1:
+		return a.p.Bin[j]
+	case 2:
+		if j == a.n {
+			return 0
+		}
+		return a.p.lo(j)
+	case 3:
+		if j == a.n {
+			return math.Inf(-1)
+		}
+		return -a.p.up(j)
+	default:
+		return a.tempX[j]
+	}
+}
+
+// rownorm returns ‖a_id‖ (cached by setNorms).
+func (a *ActiveSet) rownorm(id int) float64 {
+	if id >= a.nrow {
+		return 1
+	}
+	return a.rn[id]
+}
+
+// setNorms caches the norms of the general rows for the current phase.
+func (a *ActiveSet) setNorms() {
+	for id := 0; id < a.nrow; id++ {
+		a.rn[id] = a.computeNorm(id)
+	}
+}
+
+func (a *ActiveSet) computeNorm(id int) float64 {
+	k, j := a.kind(id)
+	var row []float64
+	var sc float64
+	if k == 0 {
+		row, sc = a.p.Aeq.RawRowView(j), a.sEq[j]
+	} else {
+		row, sc = a.p.Ain.RawRowView(j), a.sIn[j]
+	}
+	s := 0.0
+	for _, r := range row {
+		s += r * r
+	}
+	if a.phase1 {
+		s += sc * sc
+	}
+	return math.Sqrt(s)
+}
+
+// qta sets w = Qᵀ a_id.
+func (a *ActiveSet) qta(id int, w []float64) {
+	N := a.N
+	k, j := a.kind(id)
+	if k >= 2 {
+		sg := 1.0
+		if k == 3 {
+			sg = -1
+		}
+		row := a.q[j*N : j*N+N]
+		for i := range w[:N] {
+			w[i] = sg * row[i]
+		}
+		return
+	}
+	v := a.v[:N]
+	for i := range v {
+		v[i] = 0
+	}
+	if k == 0 {
+		copy(v, a.p.Aeq.RawRowView(j))
+		if a.phase1 {
+			v[a.n] = a.sEq[j]
+		}
+	} else {
+		copy(v, a.p.Ain.RawRowView(j))
+		if a.phase1 {
+			v[a.n] = a.sIn[j]
+		}
+	}
+	blas64.Gemv(blas.Trans, 1, blas64.General{Rows: N, Cols: N, Stride: N, Data: a.q}, blas64.Vector{N: N, Data: v, Inc: 1}, 0, blas64.Vector{N: N, Data: w, Inc: 1})
+}
+
+// hmul sets dst = H v (zero in phase 1).
+func (a *ActiveSet) hmul(v, dst []float64) {
+	N := a.N
+	if a.phase1 || a.p.H == nil {
+		for i := range dst[:N] {
+			dst[i] = 0
+		}
+		return
+	}
+	blas64.Symv(1, a.p.H.RawSymmetric(), blas64.Vector{N: a.n, Data: v, Inc: 1}, 0, blas64.Vector{N: a.n, Data: dst, Inc: 1})
+}
+
+func (a *ActiveSet) grad() {
+	a.hmul(a.x, a.g)
+	if a.phase1 {
+		a.g[a.n] = 1
+		return
+	}
+	for i := 0; i < a.n; i++ {
+		a.g[i] += a.p.C[i]
+	}
+}
+
+func (a *ActiveSet) reset() {
+	N := a.N
+	for i := range a.q[:N*N] {
+		a.q[i] = 0
+	}
+	for i := 0; i < N; i++ {
+		a.q[i*N+i] = 1
+	}
+	a.m = 0
+	for i := range a.inWS {
+		a.inWS[i] = false
+	}
+	a.singular, a.atMin = false, false
+}
+
+// add puts constraint id into the working set; it returns false if its row is
+// (numerically) dependent on the working set.
+func (a *ActiveSet) add(id int, updFactor bool) bool {
+	N, m := a.N, a.m
+	w := a.w[:N]
+	a.qta(id, w)
+	nrm := 0.0
+	for i := m; i < N; i++ {
+		nrm = math.Hypot(nrm, w[i])
+	}
+	if nrm <= depTol*a.rownorm(id) {
+		return false
+	}
+	nz := N - m
+	for i := N - 1; i > m; i-- {
+		if w[i] == 0 {
+			continue
+		}
+		c, s, rr, _ := blas64.Rotg(w[i-1], w[i])
+		w[i-1], w[i] = rr, 0
+		for row := 0; row < N; row++ {
+			qa, qb := a.q[row*N+i-1], a.q[row*N+i]
+			a.q[row*N+i-1] = c*qa + s*qb
+			a.q[row*N+i] = -s*qa + c*qb
+		}
+		if updFactor {
+			k := N - 1 - i // factor index of column i; column i-1 is k+1
+			rz := a.rz
+			rz[(k+1)*N+k] = 0 // below the diagonal: not stored
+			for row := 0; row <= k+1; row++ {
+				fa, fb := rz[row*N+k+1], rz[row*N+k]
+				rz[row*N+k+1] = c*fa + s*fb
+				rz[row*N+k] = -s*fa + c*fb
+			}
+			// restore triangularity: zero rz[k+1][k]
+			c2, s2, r2, _ := blas64.Rotg(rz[k*N+k], rz[(k+1)*N+k])
+			rz[k*N+k], rz[(k+1)*N+k] = r2, 0
+			for col := k + 1; col < nz; col++ {
+				ta, tb := rz[k*N+col], rz[(k+1)*N+col]
+				rz[k*N+col] = c2*ta + s2*tb
+				rz[(k+1)*N+col] = -s2*ta + c2*tb
+			}
+		}
+	}
+	for i := 0; i <= m; i++ {
+		a.r[i*N+m] = w[i]
+	}
+	a.work[m] = id
+	a.inWS[id] = true
+	a.m++
+	return true
+}
+
+// remove deletes the working-set entry at position pos and borders the reduced
+// Hessian factor with the new null-space direction.
+func (a *ActiveSet) remove(pos int) {
+	N, m := a.N, a.m
+	r := a.r
+	a.inWS[a.work[pos]] = false
+	for t := pos; t < m-1; t++ {
+		a.work[t] = a.work[t+1]
+		for i := 0; i <= t+1; i++ {
+			r[i*N+t] = r[i*N+t+1]
+		}
+	}
+	for t := pos; t < m-1; t++ {
+		c, s, rr, _ := blas64.Rotg(r[t*N+t], r[(t+1)*N+t])
+		r[t*N+t], r[(t+1)*N+t] = rr, 0
+		for k := t + 1; k < m-1; k++ {
+			ta, tb := r[t*N+k], r[(t+1)*N+k]
+			r[t*N+k] = c*ta + s*tb
+			r[(t+1)*N+k] = -s*ta + c*tb
+		}
+		for row := 0; row < N; row++ {
+			qa, qb := a.q[row*N+t], a.q[row*N+t+1]
+			a.q[row*N+t] = c*qa + s*qb
+			a.q[row*N+t+1] = -s*qa + c*qb
+		}
+	}
+	a.m--
+	a.border()
+}
+
+// border extends the reduced Hessian factor by the null-space column Q[:, m].
+func (a *ActiveSet) border() {
+	N, m := a.N, a.m
+	nzOld := N - m - 1
+	z, u := a.v[:N], a.hz[:N]
+	for i := 0; i < N; i++ {
+		z[i] = a.q[i*N+m]
+	}
+	a.hmul(z, u)
+	rz := a.rz
+	col := nzOld
+	for k := 0; k < nzOld; k++ {
+		// (Z column N-1-k)ᵀ u
+		s := 0.0
+		for i := 0; i < N; i++ {
+			s += a.q[i*N+N-1-k] * u[i]
+		}
+		// forward substitution with Rzᵀ
+		for t := 0; t < k; t++ {
+			s -= rz[t*N+k] * rz[t*N+col]
+		}
+		rz[k*N+col] = s / rz[k*N+k]
+	}
+	d := 0.0
+	for i := 0; i < N; i++ {
+		d += z[i] * u[i]
+	}
+	for k := 0; k < nzOld; k++ {
+		d -= rz[k*N+col] * rz[k*N+col]
+	}
+	if d > a.curvTol() {
+		rz[col*N+col] = math.Sqrt(d)
+		a.singular = false
+	} else {
+		rz[col*N+col] = 0
+		a.singular = true
+	}
+}
+
+// depTol is the relative size of the null-space component below which a row is
+// treated as linearly dependent on the working set; the ratio test ignores rows
+// with |aᵀp| below twice that, so every blocking row can be added.
+const depTol = 1e-13
+
+func (a *ActiveSet) curvTol() float64 { return 1e-11 * a.hnorm }
+
+// buildFactor forms ZᵀHZ and its Cholesky factor; it returns false if it is not
+// numerically positive definite.
+func (a *ActiveSet) buildFactor() bool {
+	N, m := a.N, a.m
+	nz := N - m
+	if nz == 0 {
+		return true
+	}
+	if a.phase1 || a.p.H == nil || a.hnorm == 0 {
+		return false
+	}
+	rz := a.rz
+	for k := 0; k < nz; k++ {
+		z, u := a.v[:N], a.hz[:N]
+		for i := 0; i < N; i++ {
+			z[i] = a.q[i*N+N-1-k]
+		}
+		a.hmul(z, u)
+		for l := k; l < nz; l++ {
+			s := 0.0
+			for i := 0; i < N; i++ {
+				s += a.q[i*N+N-1-l] * u[i]
+			}
+			rz[k*N+l] = s
+		}
+	}
+	// in-place upper Cholesky
+	for k := 0; k < nz; k++ {
+		d := rz[k*N+k]
+		for t := 0; t < k; t++ {
+			d -= rz[t*N+k] * rz[t*N+k]
+		}
+		if d <= a.curvTol() {
+			return false
+		}
+		d = math.Sqrt(d)
+		rz[k*N+k] = d
+		for l := k + 1; l < nz; l++ {
+			s := rz[k*N+l]
+			for t := 0; t < k; t++ {
+				s -= rz[t*N+k] * rz[t*N+l]
+			}
+			rz[k*N+l] = s / d
+		}
+	}
+	return true
+}
+
+// toVertex adds temporary bounds until the null space is empty.
+func (a *ActiveSet) toVertex() {
+	for j := 0; j < a.N && a.m < a.N; j++ {
+		id := a.nrow + 2*a.N + j
+		a.tempX[j] = a.x[j]
+		a.add(id, false)
+	}
+}
+
+// startWorking builds the working set from candidate ids (equalities first) and
+// the reduced Hessian factor.
+func (a *ActiveSet) startWorking(cands []int, tol float64) {
+	a.reset()
+	for i := 0; i < a.meq; i++ {
+		a.add(i, false)
+	}
+	for _, id := range cands {
+		if id < a.meq || id >= a.nrow+2*a.N || a.inWS[id] {
+			continue
+		}
+		if math.Abs(a.dot(id, a.x)-a.rhs(id)) <= tol*(1+math.Abs(a.rhs(id))) {
+			a.add(id, false)
+		}
+	}
+	if !a.buildFactor() {
+		a.toVertex()
+	}
+	a.atMin = a.m == a.N
+}
+
+// multipliers computes λ with g = Σ λ_k a_{work[k]} (valid at a subspace minimizer).
+func (a *ActiveSet) multipliers() {
+	N, m := a.N, a.m
+	lam := a.lam[:m]
+	if m > 0 {
+		blas64.Gemv(blas.Trans, 1, blas64.General{Rows: N, Cols: m, Stride: N, Data: a.q}, blas64.Vector{N: N, Data: a.g, Inc: 1}, 0, blas64.Vector{N: m, Data: lam, Inc: 1})
+	}
+	for k := m - 1; k >= 0; k-- {
+		s := lam[k]
+		for t := k + 1; t < m; t++ {
+			s -= a.r[k*N+t] * lam[t]
+		}
+		lam[k] = s / a.r[k*N+k]
+	}
+}
+
+// run iterates from a feasible x with a prepared working set.
+func (a *ActiveSet) run(ctx context.Context) (Status, error) {
+	N := a.N
+	p, y := a.p_[:N], a.w[:N]
+	for {
+		if a.iter&15 == 0 {
+			if err := ctx.Err(); err != nil {
+				return NotSolved, fmt.Errorf("qp: active set cancelled: %w", err)
+			}
+		}
+		if a.iter >= a.maxIter {
+			return IterationLimit, nil
+		}
+		a.iter++
+		a.grad()
+		m := a.m
+		nz := N - m
+		if a.atMin {
+			a.multipliers()
+			gmax := 1.0
+			for _, gi := range a.g[:N] {
+				gmax = math.Max(gmax, math.Abs(gi))
+			}
+			tolL := 1e-12 * gmax
+			best, bestPos := 0.0, -1
+			for k := 0; k < m; k++ {
+				if kk, _ := a.kind(a.work[k]); kk == 4 {
+					if l := math.Abs(a.lam[k]); l > tolL && l > best {
+						best, bestPos = l, k
+					}
+				}
+			}
+			if bestPos < 0 {
+				for k := 0; k < m; k++ {
+					id := a.work[k]
+					if id < a.meq || id >= a.nrow+2*N {
+						continue
+					}
+					if l := a.lam[k] / a.rownorm(id); l < -tolL {
+						if bestPos < 0 || (!a.bland && l < best) || (a.bland && id < a.work[bestPos]) {
+							best, bestPos = l, k
+						}
+					}
+				}
+			}
+			if bestPos < 0 {
+				return Optimal, nil
+			}
+			a.remove(bestPos)
+			a.atMin = false
+			continue
+		}
+		// step direction
+		var newton bool
+		if a.singular {
+			k := nz - 1
+			wv := a.v[:nz]
+			wv[k] = 1
+			for i := k - 1; i >= 0; i-- {
+				s := -a.rz[i*N+k]
+				for t := i + 1; t < k; t++ {
+					s -= a.rz[i*N+t] * wv[t]
+				}
+				wv[i] = s / a.rz[i*N+i]
+			}
+			for i := 0; i < N; i++ {
+				s := 0.0
+				for t := 0; t < nz; t++ {
+					s += a.q[i*N+N-1-t] * wv[t]
+				}
+				p[i] = s
+			}
+			gp := 0.0
+			for i := 0; i < N; i++ {
+				gp += a.g[i] * p[i]
+			}
+			if gp > 0 {
+				for i := range p {
+					p[i] = -p[i]
+				}
+			}
+		} else {
+			newton = true
+			// Qᵀg for the null-space columns, then reversed into factor order
+			qtg := a.hz[:nz]
+			blas64.Gemv(blas.Trans, 1, blas64.General{Rows: N, Cols: nz, Stride: N, Data: a.q[m:]}, blas64.Vector{N: N, Data: a.g, Inc: 1}, 0, blas64.Vector{N: nz, Data: qtg, Inc: 1})
+			gz := a.v[:nz]
+			for k := 0; k < nz; k++ {
+				gz[k] = qtg[nz-1-k]
+			}
+			// Rzᵀ t = gz, Rz y = t
+			for k := 0; k < nz; k++ {
+				s := gz[k]
+				for t := 0; t < k; t++ {
+					s -= a.rz[t*N+k] * gz[t]
+				}
+				gz[k] = s / a.rz[k*N+k]
+			}
+			for k := nz - 1; k >= 0; k-- {
+				s := gz[k]
+				for t := k + 1; t < nz; t++ {
+					s -= a.rz[k*N+t] * gz[t]
+				}
+				gz[k] = s / a.rz[k*N+k]
+			}
+			for i := 0; i < N; i++ {
+				s := 0.0
+				for t := 0; t < nz; t++ {
+					s -= a.q[i*N+N-1-t] * gz[t]
+				}
+				p[i] = s
+			}
+		}
+		alpha := math.Inf(1)
+		if newton {
+			alpha = 1
+		} else {
+			// curvature guard: a tiny positive curvature declared zero
+			a.hmul(p, y)
+			curv, gp := 0.0, 0.0
+			for i := 0; i < N; i++ {
+				curv += p[i] * y[i]
+				gp += a.g[i] * p[i]
+			}
+			if curv > 0 {
+				alpha = -gp / curv
+			}
+		}
+		pn := 0.0
+		for _, pi := range p {
+			pn = math.Max(pn, math.Abs(pi))
+		}
+		block, bap := -1, 0.0
+		for id := a.meq; id < a.nrow+2*N; id++ {
+			if a.inWS[id] {
+				continue
+			}
+			b := a.rhs(id)
+			if math.IsInf(b, -1) {
+				continue
+			}
+			ap := a.dot(id, p)
+			if ap >= -2*depTol*pn*a.rownorm(id) {
+				continue
+			}
+			slack := math.Max(0, a.dot(id, a.x)-b)
+			t := slack / -ap
+			if t < alpha || (t == alpha && block >= 0 && ((a.bland && id < block) || (!a.bland && -ap > bap))) {
+				alpha, block, bap = t, id, -ap
+			}
+		}
+		if math.IsInf(alpha, 1) {
+			copy(y, p)
+			return Unbounded, nil
+		}
+		for i := 0; i < N; i++ {
+			a.x[i] += alpha * p[i]
+		}
+		if alpha == 0 {
+			a.zeroSteps++
+			if a.zeroSteps > 5 {
+				a.bland = true
+			}
+		} else {
+			a.zeroSteps = 0
+			a.bland = false
+		}
+		if block >= 0 {
+			if !a.add(block, true) {
+				return NumericalFailure, nil
+			}
+			{
+				if a.singular {
+					a.singular = false
+					for k := 0; k < N-a.m; k++ {
+						if a.rz[k*N+k] <= 0 {
+							if !a.buildFactor() {
+								return NumericalFailure, nil
+							}
+							break
+						}
+					}
+				}
+			}
+			a.atMin = a.m == N
+		} else if a.singular {
+			// stopped at a curvature minimum along p: refactor
+			if !a.buildFactor() {
+				return NumericalFailure, nil
+			}
+			a.singular = false
+			a.atMin = false
+		} else {
+			a.atMin = true
+		}
+	}
+}
+
+// Solve implements Solver.
+func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Result) error {
+	n, meq, min, err := p.dims()
+	if err != nil {
+		return err
+	}
+	if res == nil {
+		return invalidf("nil result")
+	}
+	set := a.Settings.resolve(n, meq+min+2*n)
+	a.set = set
+	a.alloc(n, meq, min)
+	a.p = p
+	if !set.SkipPSDCheck {
+		if err := checkPSD(p.H, set.PSDTol, a.rz); err != nil {
+			return err
+		}
+	}
+	if start != nil && start.X != nil && len(start.X) != n {
+		return invalidf("len(start.X) = %d, want %d", len(start.X), n)
+	}
+	a.hnorm = 0
+	if p.H != nil {
+		raw := p.H.RawSymmetric()
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				a.hnorm = fmax(a.hnorm, math.Abs(raw.Data[i*raw.Stride+j]))
+			}
+		}
+	}
+	a.iter, a.maxIter = 0, set.MaxIter
+	a.bland, a.zeroSteps = false, 0
+	res.Status = NotSolved
+	res.X = grow(res.X, n)
+	res.Ray = res.Ray[:0]
+	res.Eq, res.Ineq = grow(res.Eq, meq), grow(res.Ineq, min)
+	res.Lower, res.Upper = grow(res.Lower, n), grow(res.Upper, n)
+	res.Iter, res.Phase1Iter = 0, 0
+	res.Working = res.Working[:0]
+
+	// start point, clipped into the bounds
+	x := a.x[:n+1]
+	for j := 0; j < n; j++ {
+		v := 0.0
+		if start != nil && start.X != nil {
+			v = start.X[j]
+			if !finite(v) {
+				return invalidf("start.X[%d] = %v is not finite", j, v)
+			}
+		}
+		x[j] = math.Min(math.Max(v, p.lo(j)), p.up(j))
+	}
+	// violations
+	bmax := 0.0
+	for i := 0; i < meq; i++ {
+		bmax = math.Max(bmax, math.Abs(p.Beq[i]))
+	}
+	for i := 0; i < min; i++ {
+		bmax = math.Max(bmax, math.Abs(p.Bin[i]))
+	}
+	feasTol := set.Tol * (1 + bmax)
+	a.phase1 = false
+	a.N = n
+	viol := 0.0
+	for i := 0; i < meq; i++ {
+		a.sEq[i] = p.Beq[i] - a.dot(i, x)
+		viol = math.Max(viol, math.Abs(a.sEq[i]))
+	}
+	for i := 0; i < min; i++ {
+		a.sIn[i] = math.Max(0, p.Bin[i]-a.dot(meq+i, x))
+		viol = math.Max(viol, a.sIn[i])
+	}
+	var cands []int
+	if start != nil {
+		cands = start.Working
+	}
+	if viol > 0.1*feasTol {
+		// phase 1 in (x, s): rows a x + s·viol ⋛ b, minimize s, 0 <= s
+		a.phase1 = true
+		a.N = n + 1
+		x[n] = 1
+		a.setNorms()
+		// candidate ids must be re-based on N = n+1; use all currently active bounds
+		a.startWorking(a.activeBounds(x), 0)
+		st, err := a.run(ctx)
+		res.Phase1Iter = a.iter
+		if err != nil {
+			return err
+		}
+		if st != Optimal {
+			fill(res.X, math.NaN())
+			res.Status = st
+			if st == Unbounded {
+				res.Status = NumericalFailure
+			}
+			res.Iter = a.iter
+			return nil
+		}
+		if x[n]*viol > feasTol {
+			fill(res.X, math.NaN())
+			res.Status = Infeasible
+			res.Iter = a.iter
+			return nil
+		}
+		a.phase1 = false
+		a.N = n
+		cands = nil
+	}
+	// phase 2
+	a.setNorms()
+	if cands == nil {
+		cands = a.activeAll(x, feasTol)
+	}
+	a.startWorking(cands, set.Tol)
+	st, err := a.run(ctx)
+	res.Iter = a.iter
+	if err != nil {
+		return err
+	}
+	res.Status = st
+	copy(res.X, x[:n])
+	fill(res.Eq, 0)
+	fill(res.Ineq, 0)
+	fill(res.Lower, 0)
+	fill(res.Upper, 0)
+	switch st {
+	case Unbounded:
+		res.Ray = grow(res.Ray, n)
+		copy(res.Ray, a.w[:n])
+	case Optimal:
+		for k := 0; k < a.m; k++ {
+			id := a.work[k]
+			kk, j := a.kind(id)
+			l := a.lam[k]
+			switch kk {
+			case 0:
+				res.Eq[j] = l
+			case 1:
+				res.Ineq[j] = l
+			case 2:
+				res.Lower[j] = l
+			case 3:
+				res.Upper[j] = l
+			}
+		}
+	}
+	for k := 0; k < a.m; k++ {
+		if id := a.work[k]; id < a.nrow+2*n {
+			res.Working = append(res.Working, id)
+		}
+	}
+	res.Obj = objective(p, res.X, a.hz)
+	res.KKT, _ = residuals(p, n, meq, min, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, a.g, a.v)
+	return nil
+}
+
+// activeBounds returns (in a.work scratch-free storage) the ids of bounds active at x
+// in the current N.
+func (a *ActiveSet) activeBounds(x []float64) []int {
+	ids := a.tmpIDs()
+	for j := 0; j < a.n; j++ {
+		if x[j] == a.p.lo(j) {
+			ids = append(ids, a.nrow+j)
+		} else if x[j] == a.p.up(j) {
+			ids = append(ids, a.nrow+a.N+j)
+		}
+	}
+	return ids
+}
+
+func (a *ActiveSet) activeAll(x []float64, tol float64) []int {
+	ids := a.tmpIDs()
+	for id := a.meq; id < a.nrow+2*a.N; id++ {
+		b := a.rhs(id)
+		if math.IsInf(b, -1) {
+			continue
+		}
+		if a.dot(id, x)-b <= tol {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

@@ -1,0 +1,266 @@
+package qp
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// synthSKL builds Vl (l×d) and y (l×1) from the top-d eigenvectors of an RBF
+// kernel on n points drawn from two Gaussian blobs, with the first l points as the
+// labeled set (both classes alternate, so both are present). It also returns the
+// top-d eigenvalues in decreasing order.
+func synthSKL(seed uint64, n, l, d int) (vl, y *mat.Dense, lambda []float64) {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	pts := make([][2]float64, n)
+	lab := make([]float64, n)
+	for i := range pts {
+		c := float64(2*(i%2) - 1)
+		lab[i] = c
+		pts[i] = [2]float64{1.5*c + rng.NormFloat64(), rng.NormFloat64()}
+	}
+	k := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			dx, dy := pts[i][0]-pts[j][0], pts[i][1]-pts[j][1]
+			k.SetSym(i, j, math.Exp(-(dx*dx+dy*dy)/2))
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(k, true) {
+		panic("eigen failed")
+	}
+	var ev mat.Dense
+	es.VectorsTo(&ev)
+	vals := es.Values(nil) // ascending
+	vl = mat.NewDense(l, d, nil)
+	lambda = make([]float64, d)
+	for j := 0; j < d; j++ {
+		col := n - 1 - j
+		lambda[j] = vals[col]
+		for i := 0; i < l; i++ {
+			vl.Set(i, j, ev.At(i, col))
+		}
+	}
+	y = mat.NewDense(l, 1, lab[:l])
+	return vl, y, lambda
+}
+
+// explicitD forms D (l²×d, column i = vec(v_i v_iᵀ)) and vec(T) for T = YYᵀ.
+func explicitD(vl, y *mat.Dense) (*mat.Dense, *mat.VecDense) {
+	l, d := vl.Dims()
+	dm := mat.NewDense(l*l, d, nil)
+	for i := 0; i < d; i++ {
+		for r := 0; r < l; r++ {
+			for c := 0; c < l; c++ {
+				dm.Set(r*l+c, i, vl.At(r, i)*vl.At(c, i))
+			}
+		}
+	}
+	var t mat.Dense
+	t.Mul(y, y.T())
+	vt := mat.NewVecDense(l*l, nil)
+	for r := 0; r < l; r++ {
+		for c := 0; c < l; c++ {
+			vt.SetVec(r*l+c, t.At(r, c))
+		}
+	}
+	return dm, vt
+}
+
+func TestSKLClosedForm(t *testing.T) {
+	vl, y, _ := synthSKL(1, 50, 12, 8)
+	// a multi-class factor with r = 3 as well as the binary one
+	y3 := mat.NewDense(12, 3, nil)
+	for i := 0; i < 12; i++ {
+		y3.Set(i, i%3, 1)
+	}
+	for _, tgt := range []*mat.Dense{y, y3} {
+		s, err := NewSKL(vl, tgt, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dm, vt := explicitD(vl, tgt)
+		var h mat.Dense
+		h.Mul(dm.T(), dm)
+		var a mat.VecDense
+		a.MulVec(dm.T(), vt)
+		for i := 0; i < 8; i++ {
+			// entries are O(1); 1e-12 allows for summation-order rounding
+			if math.Abs(a.AtVec(i)-s.A()[i]) > 1e-12 {
+				t.Errorf("a[%d] = %v, explicit %v", i, s.A()[i], a.AtVec(i))
+			}
+			for j := 0; j < 8; j++ {
+				if math.Abs(h.At(i, j)-s.H().At(i, j)) > 1e-12 {
+					t.Errorf("H[%d,%d] = %v, explicit %v", i, j, s.H().At(i, j), h.At(i, j))
+				}
+			}
+		}
+		// alignment of μ against the explicit Frobenius formula
+		mu := []float64{1, .5, .3, .2, .1, .05, .02, .01}
+		var kv mat.VecDense
+		kv.MulVec(dm, mat.NewVecDense(8, mu))
+		want := mat.Dot(&kv, vt) / (mat.Norm(&kv, 2) * mat.Norm(vt, 2))
+		if got := s.Alignment(mu); math.Abs(got-want) > 1e-12 {
+			t.Errorf("alignment %v, explicit %v", got, want)
+		}
+	}
+}
+
+func sklSolvers() []struct {
+	name string
+	s    Solver
+} {
+	return []struct {
+		name string
+		s    Solver
+	}{
+		{"bounded", nil},
+		{"activeset", NewActiveSet(nil)},
+		{"admm", NewADMM(nil)},
+	}
+}
+
+func TestSKLSolversAgree(t *testing.T) {
+	for _, tc := range []struct {
+		d, l int
+		c    float64
+	}{
+		{1, 10, 2}, {5, 10, 1}, {8, 12, 2}, {20, 20, 2}, {20, 20, 3}, {20, 6, 1.5}, {40, 20, 2}, {40, 10, 1.2},
+	} {
+		vl, y, lambda := synthSKL(uint64(tc.d*100+tc.l), 80, tc.l, tc.d)
+		s, err := NewSKL(vl, y, tc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ref Result
+		for i, sv := range sklSolvers() {
+			var res Result
+			if err := s.Solve(context.Background(), sv.s, nil, &res); err != nil {
+				t.Fatalf("d=%d l=%d C=%v %s: %v", tc.d, tc.l, tc.c, sv.name, err)
+			}
+			if res.Status != Optimal || res.KKT.Max() > kktTol {
+				t.Errorf("d=%d l=%d C=%v %s: status %v KKT %+v", tc.d, tc.l, tc.c, sv.name, res.Status, res.KKT)
+				continue
+			}
+			if i == 0 {
+				ref = res
+				continue
+			}
+			if math.Abs(res.Obj-ref.Obj) > 1e-8*math.Abs(ref.Obj) {
+				t.Errorf("d=%d l=%d C=%v %s: obj %v, bounded %v", tc.d, tc.l, tc.c, sv.name, res.Obj, ref.Obj)
+			}
+		}
+		// optimal alignment dominates feasible alternatives
+		best := s.Alignment(ref.X)
+		rng := rand.New(rand.NewPCG(5, uint64(tc.d)))
+		check := func(name string, mu []float64) {
+			// 1e-9 relative slack for rounding in the alignment formula
+			if al := s.Alignment(mu); al > best*(1+1e-9) {
+				t.Errorf("d=%d C=%v: %s alignment %v > optimum %v", tc.d, tc.c, name, al, best)
+			}
+		}
+		mu := make([]float64, tc.d)
+		for trial := 0; trial < 200; trial++ {
+			prev := 0.0
+			for i := tc.d - 1; i >= 0; i-- { // μ = Mν with random ν >= 0 is feasible
+				prev = rng.ExpFloat64() + tc.c*prev
+				mu[i] = prev
+			}
+			check("random feasible", mu)
+		}
+		// Cluster (μ = 1) and Truncated (μ = λ) kernels, made feasible by the decay
+		// C^-(i-1) (for C = 1 they are feasible as they are)
+		for i := range mu {
+			mu[i] = math.Pow(tc.c, -float64(i))
+		}
+		check("cluster", mu)
+		for i := range mu {
+			mu[i] = lambda[i] * math.Pow(tc.c, -float64(i))
+		}
+		check("truncated", mu)
+	}
+}
+
+func TestSKLEdgeCases(t *testing.T) {
+	vl, y, _ := synthSKL(3, 40, 10, 5)
+	if _, err := NewSKL(vl, y, 0.5); !errors.Is(err, ErrInvalid) {
+		t.Errorf("C < 1: err = %v", err)
+	}
+	if _, err := NewSKL(vl, y, math.NaN()); !errors.Is(err, ErrInvalid) {
+		t.Errorf("C = NaN: err = %v", err)
+	}
+	bad := mat.DenseCopyOf(vl)
+	bad.Set(2, 2, math.NaN())
+	if _, err := NewSKL(bad, y, 2); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NaN in Vl: err = %v", err)
+	}
+	if _, err := NewSKL(vl, mat.NewDense(3, 1, nil), 2); !errors.Is(err, ErrInvalid) {
+		t.Errorf("target rows: err = %v", err)
+	}
+	// target orthogonal to every eigenvector: v = (1,1)/√2, y = (1,-1)
+	orth, err := NewSKL(mat.NewDense(2, 1, []float64{math.Sqrt2 / 2, math.Sqrt2 / 2}), mat.NewDense(2, 1, []float64{1, -1}), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res Result
+	if err := orth.Solve(context.Background(), nil, nil, &res); !errors.Is(err, ErrTargetOrthogonal) || res.Status != Infeasible {
+		t.Errorf("a = 0: err %v status %v", err, res.Status)
+	}
+	// a huge C overflows the reparametrisation: clear error
+	big, _, _ := synthSKL(4, 80, 20, 60)
+	yb := mat.NewDense(20, 1, nil)
+	for i := 0; i < 20; i++ {
+		yb.Set(i, 0, float64(2*(i%2)-1))
+	}
+	if _, err := NewSKL(big, yb, 1e6); !errors.Is(err, ErrDecayRange) {
+		t.Errorf("C = 1e6, d = 60: err = %v, want ErrDecayRange", err)
+	}
+}
+
+func TestSKLHotStartAndAllocs(t *testing.T) {
+	vl, y, _ := synthSKL(6, 80, 20, 30)
+	s, err := NewSKL(vl, y, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var prev, cold, hot Result
+	if err := s.Solve(ctx, nil, nil, &prev); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetC(2.02); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Solve(ctx, nil, nil, &cold); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Solve(ctx, nil, &Start{X: prev.X}, &hot); err != nil {
+		t.Fatal(err)
+	}
+	if hot.Status != Optimal || hot.KKT.Max() > kktTol || math.Abs(hot.Obj-cold.Obj) > 1e-9*cold.Obj {
+		t.Errorf("hot %v %+v obj %v, cold %v", hot.Status, hot.KKT, hot.Obj, cold.Obj)
+	}
+	t.Logf("iterations: cold %d, hot %d", cold.Iter, hot.Iter)
+	if hot.Iter > cold.Iter {
+		t.Errorf("hot start took %d iterations, cold %d", hot.Iter, cold.Iter)
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		if err := s.SetC(2); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetData(vl, y); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Solve(ctx, nil, nil, &cold); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("SKL re-solve allocates %v times", allocs)
+	}
+}
