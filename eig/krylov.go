@@ -59,6 +59,13 @@ type krylov struct {
 
 	matvecs, iters, restarts int
 	exhausted                bool
+
+	// Preallocated scratch, so that steps do not allocate.
+	coefBuf []float64  // (m+p) x p
+	one     *mat.Dense // 1 x n
+	c1      []float64  // m+2p
+	coup    []float64  // p x (m+p)
+	denseOp bool       // the operator is a Dense matrix (known product cost)
 }
 
 // team runs a job split over column ranges of length n on GOMAXPROCS
@@ -132,6 +139,11 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 		k.rot[i] = make([]float64, mp*rotChunk)
 	}
 	k.g = make([]float64, mp*mp)
+	k.coefBuf = make([]float64, mp*p)
+	k.one = mat.NewDense(1, n, nil)
+	k.c1 = make([]float64, mp+p)
+	k.coup = make([]float64, p*mp)
+	_, k.denseOp = a.(*Dense)
 	return k
 }
 
@@ -253,8 +265,8 @@ func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
 	for i := range l[:q*q] {
 		l[i] = 0
 	}
-	one := mat.NewDense(1, k.n, nil)
-	c1 := make([]float64, base+q)
+	one := k.one
+	c1 := k.c1[:base+q]
 	for r := 0; r < q; r++ {
 		xr := x.RawRowView(r)
 		// Within the block: DGKS passes against the new rows.
@@ -274,12 +286,13 @@ func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
 		}
 		// If the norm collapsed, the vector may have lost orthogonality
 		// to the older basis too: one more full pass.
-		if nr < eta*n0[r] && nr > 0 {
-			one.SetRawMatrix(blas64.General{Rows: 1, Cols: k.n, Stride: k.n, Data: xr})
+		if nr < eta*n1[r] && nr > 0 {
+			copy(one.RawRowView(0), xr)
 			for i := range c1 {
 				c1[i] = 0
 			}
 			k.project(one, 0, base+r, c1)
+			copy(xr, one.RawRowView(0))
 			for i := 0; i < base; i++ {
 				coef[i*q+r] += c1[i]
 			}
@@ -307,9 +320,9 @@ const dlamchE = 1.0 / (1 << 53)
 
 // randomUnit sets dst to a random unit vector orthogonal to V[0:olen].
 func (k *krylov) randomUnit(dst []float64, olen int) {
-	one := mat.NewDense(1, k.n, nil)
+	one := k.one
 	xr := one.RawRowView(0)
-	c := make([]float64, olen)
+	c := k.c1[:olen]
 	for try := 0; try < 5; try++ {
 		k.randomRow(xr)
 		n0 := rowNorm(xr)
@@ -349,7 +362,10 @@ func (k *krylov) stepLast(c int, last bool) error {
 		k.normA = math.Max(k.normA, nr)
 	}
 	base := c + p
-	coef := make([]float64, base*p)
+	coef := k.coefBuf[:base*p]
+	for i := range coef {
+		coef[i] = 0
+	}
 	var lbuf [64 * 64]float64
 	l := lbuf[:p*p]
 	if last {
@@ -471,7 +487,7 @@ func (k *krylov) rotate(c, kk int) {
 // (locking the kept vectors, which must have converged).
 func (k *krylov) restartKeep(c, kk int, fresh bool) {
 	p, ld := k.p, k.ldt
-	coup := make([]float64, p*kk)
+	coup := k.coup[:p*kk]
 	if !fresh {
 		for r := 0; r < p; r++ {
 			row := k.t[(c+r)*ld : (c+r)*ld+c]
@@ -527,9 +543,15 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 
 	c := 0
 	verifying := false
-	verifyEnd := 0
+	verifyEnd := 0 // iteration count at which the check ends
 	ref := make([]float64, d)
-	cycle := m - d // length of a cycle after a restart that keeps d vectors
+	// Length of the multiplicity check in steps: a cycle of the restarted
+	// methods, but at least d+20 vectors (restarting inside the check if the
+	// basis is small).
+	cycle := (max(m-d, d+20) + p - 1) / p
+	if !k.restart {
+		cycle = (max(d, 20) + p - 1) / p
+	}
 	work := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -543,12 +565,28 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		}
 		c += p
 		work += 8 * k.n * c * p
-		end := k.exhausted || (c+p > m && !(c+p == k.n && !k.restart)) || (verifying && c+p > verifyEnd)
-		if c < d || (!end && work < 9*c*c*c) {
+		if k.denseOp {
+			work += 2 * k.n * k.n * p
+		}
+		// A basis of n-p vectors is completed to the whole space (exact
+		// pairs) rather than restarted.
+		full := c+p == k.n
+		end := k.exhausted || (c+p > m && !full) || (verifying && k.iters >= verifyEnd && !full)
+		if c < d || (!end && work < 18*c*c*c) {
 			continue
 		}
 		work = 0
-		nconv := k.ritz(c, d)
+		nw := d
+		if verifying && c > d {
+			nw = d + 1
+		}
+		k.ritz(c, nw)
+		nconv := 0
+		for a := 0; a < d; a++ {
+			if k.res[a] <= cfg.tol*k.normA {
+				nconv++
+			}
+		}
 		if nconv == d {
 			if verifying {
 				improved := false
@@ -557,7 +595,23 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 						improved = true
 					}
 				}
-				if !improved && !end {
+				// The check may stop early once the most wanted Ritz value
+				// of the fresh directions is resolved (residual below a
+				// hundredth of its distance to the wanted set): Lanczos
+				// resolves the extreme eigenvalue of the deflated operator
+				// first, and a missed copy would be that extreme.
+				resolved := k.exhausted
+				if nw > d && !resolved {
+					gap := k.sign * (k.theta[k.order[d-1]] - k.theta[k.order[d]])
+					resolved = gap > 0 && k.res[d] <= max(1e-2*gap, cfg.tol*k.normA)
+				}
+				if !improved && !resolved && !(verifying && k.iters >= verifyEnd) {
+					if c+p > m && !full {
+						// Basis full inside the check: restart and go on.
+						kk := max(d, min(d+(c-d)/2, c-p))
+						k.restartKeep(c, kk, false)
+						c = kk
+					}
 					continue
 				}
 				verifying = false
@@ -576,10 +630,7 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 			k.restartKeep(c, d, true)
 			c = d
 			verifying = true
-			verifyEnd = min(m, d+max(cycle/2, 2*p))
-			if k.restart {
-				verifyEnd = m
-			}
+			verifyEnd = k.iters + cycle
 			continue
 		}
 		if verifying && nconv < d {
@@ -589,7 +640,7 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		if k.exhausted {
 			return c, IterationLimit, nil // cannot happen: exact pairs converge
 		}
-		if c+p > m && !(c+p == k.n && !k.restart) {
+		if c+p > m && !full {
 			if !k.restart {
 				return c, IterationLimit, nil
 			}

@@ -27,7 +27,7 @@ func (Lanczos) Solve(ctx context.Context, a Operator, d int, s *Settings) (*Resu
 	if err != nil {
 		return &Result{Status: NotStarted}, err
 	}
-	if small(cfg, 1) {
+	if small(cfg, 1, 0) {
 		return solveDense(ctx, a, cfg)
 	}
 	m := cfg.basis
@@ -58,7 +58,7 @@ func (ThickRestart) Solve(ctx context.Context, a Operator, d int, s *Settings) (
 	if err != nil {
 		return &Result{Status: NotStarted}, err
 	}
-	if small(cfg, 1) {
+	if small(cfg, 1, defaultBasis(cfg, 1)) {
 		return solveDense(ctx, a, cfg)
 	}
 	return runKrylov(ctx, a, cfg, 1, defaultBasis(cfg, 1), true, "thick-restart")
@@ -83,22 +83,36 @@ func (Block) Solve(ctx context.Context, a Operator, d int, s *Settings) (*Result
 	}
 	p := cfg.block
 	if p == 0 {
-		p = min(8, max(2, (d+1)/2))
+		p = 4
+		if d < 4 {
+			p = 2
+		}
 	}
 	if p > maxBlock {
 		return &Result{Status: NotStarted}, fmt.Errorf("%w: BlockSize = %d exceeds %d", ErrInvalid, p, maxBlock)
 	}
-	if small(cfg, p) {
+	m := cfg.basis
+	if m == 0 {
+		m = max(3*d, 2*d+40, d+6*p)
+	}
+	if small(cfg, p, m) {
 		return solveDense(ctx, a, cfg)
 	}
-	return runKrylov(ctx, a, cfg, p, defaultBasis(cfg, p), true, "block")
+	return runKrylov(ctx, a, cfg, p, m, true, "block")
 }
 
 // small reports whether the problem is too small for a Krylov method with
 // block size p (the basis plus one block would not fit in n dimensions); the
 // dense reference is exact and cheap there.
-func small(cfg *checked, p int) bool {
-	return cfg.n < cfg.d+3*p || cfg.n <= 16
+//
+// It also reports true when the default basis would not fit in n - p
+// dimensions: the Krylov basis would then be nearly the whole space and the
+// dense method is both cheaper and exact.
+func small(cfg *checked, p, m0 int) bool {
+	if cfg.n < cfg.d+3*p || cfg.n <= 16 {
+		return true
+	}
+	return cfg.basis == 0 && m0 > cfg.n-p
 }
 
 func defaultBasis(cfg *checked, p int) int {

@@ -195,6 +195,20 @@ func TestAlignmentLowRank(t *testing.T) {
 				}
 			}
 		}
+		xv := randLabels(9, c.n)
+		got := make([]float64, c.n)
+		a.MulVecTo(got, xv)
+		var want mat.VecDense
+		want.MulVec(da, mat.NewVecDense(c.n, xv))
+		for i := range got {
+			// Sums of n*d O(1) products.
+			if math.Abs(got[i]-want.AtVec(i)) > 1e-12 {
+				t.Fatalf("MulVecTo row %d: %v vs %v", i, got[i], want.AtVec(i))
+			}
+		}
+		if allocs := testing.AllocsPerRun(5, func() { a.MulVecTo(got, xv) }); allocs != 0 {
+			t.Errorf("LowRank.MulVecTo allocates %v times", allocs)
+		}
 		phi, err := a.Features()
 		if err != nil {
 			t.Fatal(err)
@@ -285,5 +299,62 @@ func TestNormalizeAndCenter(t *testing.T) {
 	}
 	if err := Center(mat.NewSymDense(3, nil), k); !errors.Is(err, ErrShape) {
 		t.Fatalf("dst size: got %v", err)
+	}
+}
+
+func TestCrossNormalizeAndCenter(t *testing.T) {
+	ctx := context.Background()
+	x := randNormal(7, 30, 3)
+	z := randNormal(8, 12, 3)
+	k := Quadratic()
+	// Reference: the Gram matrix of the stacked points [x; z]; its
+	// normalised / centred-by-training-mean blocks are what the cross
+	// functions must reproduce.
+	all := mat.NewDense(42, 3, nil)
+	all.Stack(x, z)
+	full, _ := Gram(ctx, k, all)
+	kx, _ := Gram(ctx, k, x)
+	kzx, _ := Cross(ctx, k, z, x)
+	var cn mat.Dense
+	if err := CosineNormalizeCross(&cn, kzx, Diag(full)[30:], Diag(kx)); err != nil {
+		t.Fatal(err)
+	}
+	var fn mat.SymDense
+	_ = CosineNormalize(&fn, full)
+	for i := 0; i < 12; i++ {
+		for j := 0; j < 30; j++ {
+			// Normalised entries are in [-1, 1]: a few ulps.
+			if math.Abs(cn.At(i, j)-fn.At(30+i, j)) > 1e-15 {
+				t.Fatalf("normalised cross (%d,%d)", i, j)
+			}
+		}
+	}
+	// Centring by the training mean in feature space:
+	// <phi(z)-m, phi(x_j)-m> with m the mean of phi(x_l).
+	var cc mat.Dense
+	if err := CenterCross(&cc, kzx, kx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 12; i++ {
+		for j := 0; j < 30; j++ {
+			want := full.At(30+i, j)
+			for l := 0; l < 30; l++ {
+				want -= (full.At(30+i, l) + full.At(j, l)) / 30
+				for l2 := 0; l2 < 30; l2++ {
+					want += full.At(l, l2) / 900
+				}
+			}
+			// Entries of K are O(10-100); 1e-11 allows the different
+			// summation orders.
+			if math.Abs(cc.At(i, j)-want) > 1e-11 {
+				t.Fatalf("centred cross (%d,%d): %v vs %v", i, j, cc.At(i, j), want)
+			}
+		}
+	}
+	if err := CosineNormalizeCross(&cn, kzx, Diag(kx), Diag(kx)); !errors.Is(err, ErrShape) {
+		t.Fatalf("shape: got %v", err)
+	}
+	if err := CenterCross(&cc, kzx, full); !errors.Is(err, ErrShape) {
+		t.Fatalf("shape: got %v", err)
 	}
 }

@@ -52,11 +52,15 @@ func (a *CSR) Validate() error {
 	if len(a.ColIdx) != nnz || len(a.Val) != nnz {
 		return fmt.Errorf("linalg: CSR has RowPtr[rows] = %d but %d column indices and %d values", nnz, len(a.ColIdx), len(a.Val))
 	}
+	// Check monotonicity first: with RowPtr[0] = 0 and RowPtr[rows] = nnz it
+	// bounds every RowPtr entry, so the index checks below stay in range.
 	for i := 0; i < a.Rows; i++ {
-		lo, hi := a.RowPtr[i], a.RowPtr[i+1]
-		if hi < lo {
+		if a.RowPtr[i+1] < a.RowPtr[i] {
 			return fmt.Errorf("linalg: CSR RowPtr decreases at row %d", i)
 		}
+	}
+	for i := 0; i < a.Rows; i++ {
+		lo, hi := a.RowPtr[i], a.RowPtr[i+1]
 		for k := lo; k < hi; k++ {
 			j := a.ColIdx[k]
 			if j < 0 || j >= a.Cols {

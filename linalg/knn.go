@@ -1,8 +1,11 @@
 package linalg
 
 import (
+	"cmp"
 	"context"
+	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -43,35 +46,6 @@ func sqDist(a, b []float64) float64 {
 	return s
 }
 
-// sqDistBelow computes sqDist(a, b) but gives up as soon as a partial sum
-// exceeds bound; ok is false when the distance is known to exceed bound.
-// Partial sums of non-negative terms never decrease, so giving up never
-// discards a point at distance <= bound, and a completed sum is bitwise
-// equal to sqDist(a, b).
-func sqDistBelow(a, b []float64, bound float64) (d float64, ok bool) {
-	b = b[:len(a)]
-	var s float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		t0 := a[i] - b[i]
-		t1 := a[i+1] - b[i+1]
-		t2 := a[i+2] - b[i+2]
-		t3 := a[i+3] - b[i+3]
-		s += float64(t0 * t0)
-		s += float64(t1 * t1)
-		s += float64(t2 * t2)
-		s += float64(t3 * t3)
-		if s > bound {
-			return s, false
-		}
-	}
-	for ; i < len(a); i++ {
-		t := a[i] - b[i]
-		s += float64(t * t)
-	}
-	return s, s <= bound
-}
-
 // nbrHeap is a bounded max-heap of candidate neighbours ordered by
 // (distance, index): the root is the worst candidate kept. It works on
 // caller-owned slices so that it allocates nothing.
@@ -88,17 +62,6 @@ func nbrLess(d1 float64, j1 int, d2 float64, j2 int) bool {
 func (h *nbrHeap) reset(d []float64, j []int) { h.d, h.j, h.len = d, j, 0 }
 
 func (h *nbrHeap) full() bool { return h.len == len(h.d) }
-
-// has reports whether index j is kept (a linear scan: k is small and it is
-// only called for candidates that would enter the heap).
-func (h *nbrHeap) has(j int) bool {
-	for _, v := range h.j[:h.len] {
-		if v == j {
-			return true
-		}
-	}
-	return false
-}
 
 // worst returns the distance of the worst kept candidate; only valid when
 // the heap is non-empty.
@@ -241,11 +204,16 @@ type kdTree struct {
 	perm   []int     // tree position -> original row index
 	nodes  []kdNode
 	lo, hi []float64 // bounding box of node v is lo[v*p:(v+1)*p], hi[...]
+	center []float64 // centre of leaf v is center[v*p:(v+1)*p]
+	rad    []float64 // distance of the point at tree position t from its leaf centre
+	axis   []float64 // unit principal direction of leaf v is axis[v*p:(v+1)*p]
+	proj   []float64 // projection of the point at tree position t on its leaf axis
+	rmax   []float64 // largest rad in leaf v
 }
 
 type kdNode struct {
 	start, end  int
-	left, right int // child node indices, -1 for a leaf
+	left, right int     // child node indices, -1 for a leaf
 	dim         int     // split dimension of an internal node
 	split       float64 // points of the right child have x[dim] >= split
 }
@@ -303,6 +271,78 @@ func buildKDTree(x *mat.Dense) *kdTree {
 	t.hi = make([]float64, 0, p*cap(t.nodes))
 	build(0, n)
 	t.data = make([]float64, n*p)
+	t.center = make([]float64, len(t.nodes)*p)
+	t.rad = make([]float64, n)
+	type posRad struct {
+		i       int
+		r, proj float64
+	}
+	t.axis = make([]float64, len(t.nodes)*p)
+	t.rmax = make([]float64, len(t.nodes))
+	t.proj = make([]float64, n)
+	var buf []posRad
+	tmp := make([]float64, p)
+	for v, nd := range t.nodes {
+		if nd.left >= 0 {
+			continue
+		}
+		// Leaf centre (mean) and the distance of every point from it;
+		// points are stored by increasing distance so that the annulus
+		// test in search selects a contiguous range.
+		c := t.center[v*p : (v+1)*p]
+		for _, i := range t.perm[nd.start:nd.end] {
+			for d, x := range raw.Data[i*raw.Stride : i*raw.Stride+p] {
+				c[d] += x
+			}
+		}
+		for d := range c {
+			c[d] /= float64(nd.end - nd.start)
+		}
+		// Principal direction of the leaf by a few power iterations on
+		// its scatter matrix, started from the first coordinate axis.
+		u := t.axis[v*p : (v+1)*p]
+		u[0] = 1
+		for it := 0; it < 8; it++ {
+			clear(tmp)
+			for _, i := range t.perm[nd.start:nd.end] {
+				z := raw.Data[i*raw.Stride : i*raw.Stride+p]
+				var a float64
+				for d := range u {
+					a += (z[d] - c[d]) * u[d]
+				}
+				for d := range tmp {
+					tmp[d] += a * (z[d] - c[d])
+				}
+			}
+			var nrm float64
+			for _, x := range tmp {
+				nrm += x * x
+			}
+			if nrm == 0 {
+				break
+			}
+			nrm = math.Sqrt(nrm)
+			for d := range u {
+				u[d] = tmp[d] / nrm
+			}
+		}
+		buf = buf[:0]
+		for _, i := range t.perm[nd.start:nd.end] {
+			z := raw.Data[i*raw.Stride : i*raw.Stride+p]
+			var a float64
+			for d := range u {
+				a += (z[d] - c[d]) * u[d]
+			}
+			buf = append(buf, posRad{i, math.Sqrt(sqDist(c, z)), a})
+		}
+		slices.SortFunc(buf, func(a, b posRad) int { return cmp.Compare(a.proj, b.proj) })
+		for k, e := range buf {
+			t.rmax[v] = max(t.rmax[v], e.r)
+			t.perm[nd.start+k] = e.i
+			t.rad[nd.start+k] = e.r
+			t.proj[nd.start+k] = e.proj
+		}
+	}
 	for pos, i := range t.perm {
 		copy(t.data[pos*p:(pos+1)*p], raw.Data[i*raw.Stride:i*raw.Stride+p])
 	}
@@ -379,6 +419,105 @@ func (t *kdTree) boxWithin(v int, q []float64, bound float64) bool {
 	return true
 }
 
+// scanLeaf offers the points at tree positions [start, end) to the heap.
+// Once the heap is full, distances are accumulated as in sqDist (same
+// order, so a completed sum is bitwise equal to it) and abandoned as soon
+// as a partial sum exceeds the worst kept distance.
+func (t *kdTree) scanLeaf(start, end int, q []float64, self int, h *nbrHeap) {
+	p := t.p
+	data := t.data
+outer:
+	for pos := start; pos < end; pos++ {
+		j := t.perm[pos]
+		if j == self {
+			continue
+		}
+		z := data[pos*p : pos*p+p]
+		if !h.full() {
+			h.offer(sqDist(q, z), j)
+			continue
+		}
+		w := h.worst()
+		z = z[:len(q)]
+		var s float64
+		d := 0
+		for ; d+4 <= len(q); d += 4 {
+			qq := q[d : d+4 : d+4]
+			zz := z[d : d+4 : d+4]
+			t0 := qq[0] - zz[0]
+			t1 := qq[1] - zz[1]
+			t2 := qq[2] - zz[2]
+			t3 := qq[3] - zz[3]
+			s += float64(t0 * t0)
+			s += float64(t1 * t1)
+			s += float64(t2 * t2)
+			s += float64(t3 * t3)
+			if s > w {
+				continue outer
+			}
+		}
+		for ; d < len(q); d++ {
+			u := q[d] - z[d]
+			s += float64(u * u)
+		}
+		if s <= w {
+			h.offer(s, j)
+		}
+	}
+}
+
+// scanLeafAnnulus is scanLeaf for a full heap, skipping points whose distance
+// from the leaf centre lies outside [rlo, rhi].
+// (scanLeaf offers the points at tree positions [start, end) to the heap.
+// Once the heap is full, distances are accumulated as in sqDist (same
+// order, so a completed sum is bitwise equal to it) and abandoned as soon
+// as a partial sum exceeds the worst kept distance.
+func (t *kdTree) scanLeafAnnulus(start, end int, q []float64, self int, h *nbrHeap, rlo, rhi float64) {
+	p := t.p
+	data := t.data
+outer:
+	for pos := start; pos < end; pos++ {
+		if r := t.rad[pos]; r < rlo || r > rhi {
+			continue
+		}
+		j := t.perm[pos]
+		if j == self {
+			continue
+		}
+		z := data[pos*p : pos*p+p]
+		if !h.full() {
+			h.offer(sqDist(q, z), j)
+			continue
+		}
+		w := h.worst()
+		z = z[:len(q)]
+		var s float64
+		d := 0
+		for ; d+4 <= len(q); d += 4 {
+			qq := q[d : d+4 : d+4]
+			zz := z[d : d+4 : d+4]
+			t0 := qq[0] - zz[0]
+			t1 := qq[1] - zz[1]
+			t2 := qq[2] - zz[2]
+			t3 := qq[3] - zz[3]
+			s += float64(t0 * t0)
+			s += float64(t1 * t1)
+			s += float64(t2 * t2)
+			s += float64(t3 * t3)
+			if s > w {
+				continue outer
+			}
+		}
+		for ; d < len(q); d++ {
+			u := q[d] - z[d]
+			s += float64(u * u)
+		}
+		if s <= w {
+			h.offer(s, j)
+		}
+	}
+}
+
 // kdSearch is the per-worker state of a tree query.
 type kdSearch struct {
 	h   nbrHeap
@@ -399,26 +538,48 @@ func (t *kdTree) search(v int, q []float64, self int, rd float64, s *kdSearch) {
 	nd := &t.nodes[v]
 	h := &s.h
 	if nd.left < 0 {
-		// The tight bounding box of the leaf prunes better than the cell.
-		if h.full() && !t.boxWithin(v, q, h.worst()) {
+		p := t.p
+		start, end := nd.start, nd.end
+		if h.full() {
+			// The tight bounding box of the leaf prunes better than the
+			// cell.
+			w := h.worst()
+			if !t.boxWithin(v, q, w) {
+				return
+			}
+			// Two cheap necessary conditions for ||q - z|| <= sqrt(w):
+			// the projections of q and z on the leaf's unit principal
+			// axis differ by at most sqrt(w) (points are sorted by
+			// projection, so this selects a contiguous range), and by
+			// the triangle inequality their distances from the leaf
+			// centre differ by at most sqrt(w) (the annulus test in
+			// scanLeafAnnulus). The margin 1e-9 relative covers the
+			// rounding of the projections, the radii, the axis norm and
+			// sqDist (each about (p+2)u relative) for any p below 1e6.
+			c := t.center[v*p : (v+1)*p]
+			u := t.axis[v*p : (v+1)*p]
+			var r2, qa float64
+			for d, x := range q {
+				e := x - c[d]
+				r2 += e * e
+				qa += e * u[d]
+			}
+			r := math.Sqrt(r2)
+			sw := math.Sqrt(w)
+			projs := t.proj[start:end]
+			tol := 1e-9 * (r + sw + t.rmax[v])
+			lo, hi := qa-sw-tol, qa+sw+tol
+			a, b := 0, len(projs)
+			for a < b && projs[a] < lo {
+				a++
+			}
+			for b > a && projs[b-1] > hi {
+				b--
+			}
+			t.scanLeafAnnulus(nd.start+a, nd.start+b, q, self, h, r-sw-tol, r+sw+tol)
 			return
 		}
-		p := t.p
-		for pos := nd.start; pos < nd.end; pos++ {
-			j := t.perm[pos]
-			if j == self {
-				continue
-			}
-			if !h.full() {
-				if !h.has(j) {
-					h.offer(sqDist(q, t.data[pos*p:(pos+1)*p]), j)
-				}
-				continue
-			}
-			if d, ok := sqDistBelow(q, t.data[pos*p:(pos+1)*p], h.worst()); ok && !h.has(j) {
-				h.offer(d, j)
-			}
-		}
+		t.scanLeaf(start, end, q, self, h)
 		return
 	}
 	diff := q[nd.dim] - nd.split
@@ -442,8 +603,6 @@ func treeKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float6
 	t := buildKDTree(x)
 	n := len(t.perm)
 	p := t.p
-	raw := x.RawMatrix()
-	row := func(j int) []float64 { return raw.Data[j*raw.Stride : j*raw.Stride+p] }
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -453,18 +612,6 @@ func treeKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float6
 				i := t.perm[pos]
 				q := t.data[pos*p : (pos+1)*p]
 				s.h.reset(dist2[i*k:(i+1)*k], idx[i*k:(i+1)*k])
-				if pos > lo {
-					// Consecutive queries in tree order are close: the
-					// previous query and its neighbours give a tight
-					// initial bound, so far fewer cells are visited.
-					prev := t.perm[pos-1]
-					s.h.offer(sqDist(q, row(prev)), prev)
-					for _, j := range idx[prev*k : (prev+1)*k] {
-						if j != i && !s.h.has(j) {
-							s.h.offer(sqDist(q, row(j)), j)
-						}
-					}
-				}
 				t.search(0, q, i, 0, s)
 				s.h.sortAscending()
 			}
@@ -498,7 +645,12 @@ func bruteKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float
 	for d := range mean {
 		mean[d] /= float64(n)
 	}
+	// xc is the centred data (n x p), xt its transpose (p x n): the tile
+	// product Q R^T is then a NoTrans-NoTrans product, whose gonum kernel
+	// (axpy along rows of xt) is much faster than the dot-product kernel
+	// used for NoTrans-Trans.
 	xc := make([]float64, n*p)
+	xt := make([]float64, p*n)
 	nrm := make([]float64, n)
 	for i := 0; i < n; i++ {
 		row := xc[i*p : (i+1)*p]
@@ -506,6 +658,7 @@ func bruteKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float
 		for d, v := range raw.Data[i*raw.Stride : i*raw.Stride+p] {
 			c := v - mean[d]
 			row[d] = c
+			xt[d*n+i] = c
 			s += c * c
 		}
 		nrm[i] = s
@@ -537,9 +690,9 @@ func bruteKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float
 			for r0 := 0; r0 < n; r0 += bruteR {
 				r1 := min(r0+bruteR, n)
 				mr := r1 - r0
-				rb := blas64.General{Rows: mr, Cols: p, Stride: p, Data: xc[r0*p : r1*p]}
+				rb := blas64.General{Rows: p, Cols: mr, Stride: n, Data: xt[r0 : (p-1)*n+r1]}
 				g := blas64.General{Rows: mq, Cols: mr, Stride: mr, Data: w.tile[:mq*mr]}
-				blas64.Gemm(blas.NoTrans, blas.Trans, 1, qa, rb, 0, g)
+				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, qa, rb, 0, g)
 				for a := 0; a < mq; a++ {
 					i := q0 + a
 					h := &heaps[a]

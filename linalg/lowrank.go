@@ -277,3 +277,39 @@ func (l *LowRank) TargetAlignment(y []float64) (float64, error) {
 func (l *LowRank) CenteredTargetAlignment(y []float64) (float64, error) {
 	return l.targetAlignment("LowRank.CenteredTargetAlignment", y, true)
 }
+
+// MulVecTo sets dst = K x = V (Mu .* (V^T x)), overwriting dst, in O(n d)
+// time; it allocates nothing for d <= 64. It panics if len(x) or len(dst)
+// is not n (a programmer error); dst and x must not overlap.
+func (l *LowRank) MulVecTo(dst, x []float64) {
+	n, d := l.V.Dims()
+	if len(x) != n || len(dst) != n {
+		panic("linalg: LowRank.MulVecTo: length mismatch")
+	}
+	var buf [64]float64
+	var w []float64
+	if d <= len(buf) {
+		w = buf[:d]
+	} else {
+		w = make([]float64, d)
+	}
+	raw := l.V.RawMatrix()
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+d]
+		xi := x[i]
+		for a, v := range row {
+			w[a] += v * xi
+		}
+	}
+	for a := range w {
+		w[a] *= l.Mu[a]
+	}
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+d]
+		var s float64
+		for a, v := range row {
+			s += v * w[a]
+		}
+		dst[i] = s
+	}
+}

@@ -151,3 +151,98 @@ func Center(dst *mat.SymDense, k mat.Symmetric) error {
 	mirrorLower(data, stride, n)
 	return nil
 }
+
+// Diag returns the diagonal of a symmetric matrix, for example k(x_i, x_i)
+// for the cross-kernel normalisation below.
+func Diag(k mat.Symmetric) []float64 {
+	v := viewOf(k)
+	d := make([]float64, v.n)
+	for i := range d {
+		d[i] = v.at(i, i)
+	}
+	return d
+}
+
+// CosineNormalizeCross applies cosine normalisation to a cross kernel
+// matrix: dst_ij = K_ij / sqrt(dx_i dz_j), where dx_i = k(x_i, x_i) and
+// dz_j = k(z_j, z_j) (for example from Diag, or 1 for an RBF kernel). dst
+// may be k itself, empty, or of k's shape. It fails with ErrDegenerate if a
+// diagonal value is not positive.
+func CosineNormalizeCross(dst, k *mat.Dense, dx, dz []float64) error {
+	const op = "CosineNormalizeCross"
+	if k == nil || k.IsEmpty() {
+		return newErr(ErrEmpty, op, "kernel matrix is empty")
+	}
+	r, c := k.Dims()
+	if len(dx) != r || len(dz) != c {
+		return newErr(ErrShape, op, "kernel is %dx%d but diagonals have lengths %d and %d", r, c, len(dx), len(dz))
+	}
+	sx, sz := make([]float64, r), make([]float64, c)
+	for _, p := range []struct{ d, s []float64 }{{dx, sx}, {dz, sz}} {
+		for i, v := range p.d {
+			if !(v > 0) || !isFinite(v) {
+				return newErr(ErrDegenerate, op, "diagonal value %v is not positive and finite", v)
+			}
+			p.s[i] = 1 / math.Sqrt(v)
+		}
+	}
+	if err := prepareDense(op, dst, r, c); err != nil {
+		return err
+	}
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			dst.Set(i, j, k.At(i, j)*sx[i]*sz[j])
+		}
+	}
+	return nil
+}
+
+func prepareDense(op string, dst *mat.Dense, r, c int) error {
+	if dst == nil {
+		return newErr(ErrShape, op, "destination is nil")
+	}
+	if dst.IsEmpty() {
+		dst.ReuseAs(r, c)
+		return nil
+	}
+	if dr, dc := dst.Dims(); dr != r || dc != c {
+		return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", dr, dc, r, c)
+	}
+	return nil
+}
+
+// CenterCross centres the kernel values between new points z and the
+// training points x consistently with Center applied to the training
+// kernel ktrain = K(x, x): for kzx = K(z, x) (m x n),
+// dst_ij = kzx_ij - mean_l kzx_il - r_j + t, with r the row means and t the
+// overall mean of ktrain. This is the feature-space centring by the
+// training mean. dst may be kzx itself, empty, or m x n.
+func CenterCross(dst, kzx *mat.Dense, ktrain mat.Symmetric) error {
+	const op = "CenterCross"
+	v, err := checkSym(op, "training kernel", ktrain)
+	if err != nil {
+		return err
+	}
+	if kzx == nil || kzx.IsEmpty() {
+		return newErr(ErrEmpty, op, "cross kernel is empty")
+	}
+	m, n := kzx.Dims()
+	if n != v.n {
+		return newErr(ErrShape, op, "cross kernel has %d columns but the training kernel is %dx%d", n, v.n, v.n)
+	}
+	c := centre(v)
+	if err := prepareDense(op, dst, m, n); err != nil {
+		return err
+	}
+	for i := 0; i < m; i++ {
+		var s float64
+		for j := 0; j < n; j++ {
+			s += kzx.At(i, j)
+		}
+		s /= float64(n)
+		for j := 0; j < n; j++ {
+			dst.Set(i, j, kzx.At(i, j)-s-c.r[j]+c.t)
+		}
+	}
+	return nil
+}

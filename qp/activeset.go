@@ -20,7 +20,7 @@ import (
 // zero-curvature direction to the next blocking constraint when deleting a
 // constraint makes it singular; a zero-curvature direction with no blocking
 // constraint proves the problem Unbounded. A feasible start is found by a phase 1
-// that minimizes a single scaled violation variable s ∈ [0, 1] with the same method;
+// that minimizes a single violation variable s >= 0 (started at the largest violation) with the same method;
 // s > 0 at its optimum proves infeasibility. Degenerate cycling is prevented by
 // switching to Bland's smallest-index rule after repeated zero steps.
 //
@@ -36,17 +36,17 @@ type ActiveSet struct {
 	nrow     int // meq + min
 
 	// engine state, dimension N (= n or n+1 in phase 1)
-	N      int
-	phase1 bool
-	sEq    []float64 // phase-1 s-coefficients of equality rows
-	sIn    []float64 // phase-1 s-coefficients of inequality rows
-	q      []float64 // N×N, row-major
-	r      []float64 // N×N, column k is working constraint k
-	rz     []float64 // N×N, reduced Hessian factor (upper triangular)
-	m      int       // working-set size
-	work   []int     // working-set ids
-	inWS   []bool    // by id
-	tempX  []float64 // temporary bound values
+	N        int
+	phase1   bool
+	sEq      []float64 // phase-1 s-coefficients of equality rows
+	sIn      []float64 // phase-1 s-coefficients of inequality rows
+	q        []float64 // N×N, row-major
+	r        []float64 // N×N, column k is working constraint k
+	rz       []float64 // N×N, reduced Hessian factor (upper triangular)
+	m        int       // working-set size
+	work     []int     // working-set ids
+	inWS     []bool    // by id
+	tempX    []float64 // temporary bound values
 	singular bool
 	atMin    bool
 
@@ -284,7 +284,7 @@ func (a *ActiveSet) add(id int, updFactor bool) bool {
 	for i := m; i < N; i++ {
 		nrm = math.Hypot(nrm, w[i])
 	}
-	if nrm <= depTol*a.rownorm(id) {
+	if nrm <= a.depTol()*a.rownorm(id) {
 		return false
 	}
 	nz := N - m
@@ -396,10 +396,18 @@ func (a *ActiveSet) border() {
 	}
 }
 
-// depTol is the relative size of the null-space component below which a row is
-// treated as linearly dependent on the working set; the ratio test ignores rows
-// with |aᵀp| below twice that, so every blocking row can be added.
-const depTol = 1e-13
+// depTol returns the relative size of the null-space component below which a
+// row is treated as linearly dependent on the working set; the ratio test
+// ignores rows with |aᵀp| below twice that, so every blocking row can be added.
+// Phase 2 uses 1e-13, small enough for rows that are independent only through
+// tiny components (the SKL decay chain with C^(i-1) ≈ 1e12); phase 1 uses 1e-9,
+// because its s column can make nearly dependent rows look independent.
+func (a *ActiveSet) depTol() float64 {
+	if a.phase1 {
+		return 1e-9
+	}
+	return 1e-13
+}
 
 func (a *ActiveSet) curvTol() float64 { return 1e-11 * a.hnorm }
 
@@ -497,6 +505,34 @@ func (a *ActiveSet) multipliers() {
 	}
 }
 
+// factorOK reports whether the reduced Hessian factor has nonzero diagonal.
+func (a *ActiveSet) factorOK() bool {
+	N := a.N
+	for k := 0; k < N-a.m; k++ {
+		if a.rz[k*N+k] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// gradScale returns max(1, ‖c‖∞, ‖H‖max·‖x‖₁), a bound on the size of the
+// terms of the gradient before cancellation (rounding in Hx is relative to it),
+// used for the multiplier and slope tolerances.
+func (a *ActiveSet) gradScale() float64 {
+	gs, xs := 1.0, 0.0
+	for i := 0; i < a.N; i++ {
+		xs += math.Abs(a.x[i])
+		if !a.phase1 {
+			gs = fmax(gs, math.Abs(a.p.C[i]))
+		}
+	}
+	if !a.phase1 {
+		gs = fmax(gs, a.hnorm*xs)
+	}
+	return gs
+}
+
 // run iterates from a feasible x with a prepared working set.
 func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 	N := a.N
@@ -516,15 +552,12 @@ func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 		nz := N - m
 		if a.atMin {
 			a.multipliers()
-			gmax := 1.0
-			for _, gi := range a.g[:N] {
-				gmax = math.Max(gmax, math.Abs(gi))
-			}
-			tolL := 1e-12 * gmax
+			gs := a.gradScale()
+			tolL := 1e-12 * gs
 			best, bestPos := 0.0, -1
 			for k := 0; k < m; k++ {
 				if kk, _ := a.kind(a.work[k]); kk == 4 {
-					if l := math.Abs(a.lam[k]); l > tolL && l > best {
+					if l := math.Abs(a.lam[k]); l > 10*tolL && l > best {
 						best, bestPos = l, k
 					}
 				}
@@ -569,9 +602,31 @@ func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 				}
 				p[i] = s
 			}
-			gp := 0.0
+			gp, pmax := 0.0, 0.0
 			for i := 0; i < N; i++ {
 				gp += a.g[i] * p[i]
+				pmax = fmax(pmax, math.Abs(p[i]))
+			}
+			if math.Abs(gp) <= 1e-12*a.gradScale()*pmax {
+				// zero curvature and zero slope: the objective is flat along p.
+				// Hold the largest component of p by a temporary bound, which
+				// removes the direction and restores a positive definite factor.
+				j := 0
+				for i := 1; i < N; i++ {
+					if math.Abs(p[i]) > math.Abs(p[j]) {
+						j = i
+					}
+				}
+				a.tempX[j] = a.x[j]
+				if !a.add(a.nrow+2*N+j, true) {
+					return NumericalFailure, nil
+				}
+				a.singular = false
+				if !a.factorOK() && !a.buildFactor() {
+					return NumericalFailure, nil
+				}
+				a.atMin = a.m == N
+				continue
 			}
 			if gp > 0 {
 				for i := range p {
@@ -616,12 +671,15 @@ func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 		} else {
 			// curvature guard: a tiny positive curvature declared zero
 			a.hmul(p, y)
-			curv, gp := 0.0, 0.0
+			curv, gp, pp := 0.0, 0.0, 0.0
 			for i := 0; i < N; i++ {
 				curv += p[i] * y[i]
 				gp += a.g[i] * p[i]
+				pp += p[i] * p[i]
 			}
-			if curv > 0 {
+			// only rounding-level curvature counts as zero here (the looser
+			// factorisation tolerance would declare ill-conditioned problems unbounded)
+			if curv > 1e-14*a.hnorm*pp {
 				alpha = -gp / curv
 			}
 		}
@@ -639,7 +697,7 @@ func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 				continue
 			}
 			ap := a.dot(id, p)
-			if ap >= -2*depTol*pn*a.rownorm(id) {
+			if ap >= -2*a.depTol()*pn*a.rownorm(id) {
 				continue
 			}
 			slack := math.Max(0, a.dot(id, a.x)-b)
@@ -671,13 +729,8 @@ func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 			{
 				if a.singular {
 					a.singular = false
-					for k := 0; k < N-a.m; k++ {
-						if a.rz[k*N+k] <= 0 {
-							if !a.buildFactor() {
-								return NumericalFailure, nil
-							}
-							break
-						}
+					if !a.factorOK() && !a.buildFactor() {
+						return NumericalFailure, nil
 					}
 				}
 			}
@@ -735,19 +788,7 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 	res.Iter, res.Phase1Iter = 0, 0
 	res.Working = res.Working[:0]
 
-	// start point, clipped into the bounds
 	x := a.x[:n+1]
-	for j := 0; j < n; j++ {
-		v := 0.0
-		if start != nil && start.X != nil {
-			v = start.X[j]
-			if !finite(v) {
-				return invalidf("start.X[%d] = %v is not finite", j, v)
-			}
-		}
-		x[j] = math.Min(math.Max(v, p.lo(j)), p.up(j))
-	}
-	// violations
 	bmax := 0.0
 	for i := 0; i < meq; i++ {
 		bmax = math.Max(bmax, math.Abs(p.Beq[i]))
@@ -756,52 +797,79 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 		bmax = math.Max(bmax, math.Abs(p.Bin[i]))
 	}
 	feasTol := set.Tol * (1 + bmax)
-	a.phase1 = false
-	a.N = n
-	viol := 0.0
-	for i := 0; i < meq; i++ {
-		a.sEq[i] = p.Beq[i] - a.dot(i, x)
-		viol = math.Max(viol, math.Abs(a.sEq[i]))
-	}
-	for i := 0; i < min; i++ {
-		a.sIn[i] = math.Max(0, p.Bin[i]-a.dot(meq+i, x))
-		viol = math.Max(viol, a.sIn[i])
-	}
 	var cands []int
 	if start != nil {
 		cands = start.Working
 	}
-	if viol > 0.1*feasTol {
-		// phase 1 in (x, s): rows a x + s·viol ⋛ b, minimize s, 0 <= s
+	hasStart := start != nil && start.X != nil
+	for attempt := 0; ; attempt++ {
+		// start point, clipped into the bounds; a second attempt starts from 0
+		for j := 0; j < n; j++ {
+			v := 0.0
+			if hasStart && attempt == 0 {
+				v = start.X[j]
+				if !finite(v) {
+					return invalidf("start.X[%d] = %v is not finite", j, v)
+				}
+			}
+			x[j] = math.Min(math.Max(v, p.lo(j)), p.up(j))
+		}
+		a.phase1 = false
+		a.N = n
+		viol := 0.0
+		for i := 0; i < meq; i++ {
+			a.sEq[i] = p.Beq[i] - a.dot(i, x)
+			viol = math.Max(viol, math.Abs(a.sEq[i]))
+		}
+		for i := 0; i < min; i++ {
+			a.sIn[i] = math.Max(0, p.Bin[i]-a.dot(meq+i, x))
+			viol = math.Max(viol, a.sIn[i])
+		}
+		if viol <= 0.1*feasTol {
+			break
+		}
+		// phase 1 in (x, s): rows a x + s·(viol/vmax) ⋛ b, minimize s >= 0,
+		// starting from s = vmax (the coefficients are normalised so that the
+		// s column is as well scaled as the rows, however small the violation)
+		for i := 0; i < meq; i++ {
+			a.sEq[i] /= viol
+		}
+		for i := 0; i < min; i++ {
+			a.sIn[i] /= viol
+		}
 		a.phase1 = true
 		a.N = n + 1
-		x[n] = 1
+		x[n] = viol
 		a.setNorms()
-		// candidate ids must be re-based on N = n+1; use all currently active bounds
 		a.startWorking(a.activeBounds(x), 0)
 		st, err := a.run(ctx)
 		res.Phase1Iter = a.iter
 		if err != nil {
 			return err
 		}
-		if st != Optimal {
-			fill(res.X, math.NaN())
-			res.Status = st
-			if st == Unbounded {
-				res.Status = NumericalFailure
-			}
-			res.Iter = a.iter
-			return nil
+		if st == Optimal && x[n] <= feasTol {
+			a.phase1 = false
+			a.N = n
+			cands = nil
+			break
 		}
-		if x[n]*viol > feasTol {
-			fill(res.X, math.NaN())
+		if hasStart && attempt == 0 {
+			// A nearly feasible start can make the single-s phase 1
+			// degenerate (violations of dependent rows that are not exactly
+			// proportional); confirm any failure from the cold start.
+			continue
+		}
+		fill(res.X, math.NaN())
+		res.Iter = a.iter
+		switch {
+		case st == Optimal:
 			res.Status = Infeasible
-			res.Iter = a.iter
-			return nil
+		case st == Unbounded:
+			res.Status = NumericalFailure
+		default:
+			res.Status = st
 		}
-		a.phase1 = false
-		a.N = n
-		cands = nil
+		return nil
 	}
 	// phase 2
 	a.setNorms()
@@ -848,6 +916,9 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 	}
 	res.Obj = objective(p, res.X, a.hz)
 	res.KKT, _ = residuals(p, n, meq, min, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, a.g, a.v)
+	if res.Status == Optimal && res.KKT.Max() > optimalGuard {
+		res.Status = NumericalFailure
+	}
 	return nil
 }
 

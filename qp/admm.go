@@ -19,7 +19,8 @@ import (
 // with a dense Cholesky factorisation of the first matrix, recomputed only when
 // the step size ρ is adapted. It stops when the primal and dual residuals are
 // below Eps (relative), detects infeasibility and unboundedness from the
-// successive differences of y and x, and then polishes: it guesses the active
+// successive differences of y and x (confirmed by ActiveSet, whose outcome is
+// reported), and then polishes: it guesses the active
 // constraints from the signs of y, solves the resulting equality-constrained KKT
 // system (regularised by 1e-9 and refined iteratively) and keeps the polished
 // point if its KKT residuals are smaller. If the polished point still misses
@@ -43,25 +44,25 @@ type ADMM struct {
 	// NoPolish disables polishing.
 	NoPolish bool
 
-	n, m                  int
-	a                     []float64 // m×n stacked rows
-	lo, up                []float64
-	kind                  []int8 // 0 eq, 1 ineq, 2 bound
-	ref                   []int  // row / variable index within its block
-	rho                   []float64
-	kmat                  []float64 // n×n factor
-	x, z, y, xt, zt, rhs  []float64
-	dx, dy, tmp, atyb     []float64
-	kkt                   []float64 // polish system
-	ipiv                  []int
-	psol, prhs, pres, px  []float64
-	act                   []int
-	eqv, inv, lov, upv    []float64
-	polEq, polIn, polLo   []float64
-	polUp                 []float64
-	finish                *ActiveSet
-	finishStart           Start
-	finishRes             Result
+	n, m                 int
+	a                    []float64 // m×n stacked rows
+	lo, up               []float64
+	kind                 []int8 // 0 eq, 1 ineq, 2 bound
+	ref                  []int  // row / variable index within its block
+	rho                  []float64
+	kmat                 []float64 // n×n factor
+	x, z, y, xt, zt, rhs []float64
+	dx, dy, tmp, atyb    []float64
+	kkt                  []float64 // polish system
+	ipiv                 []int
+	psol, prhs, pres, px []float64
+	act                  []int
+	eqv, inv, lov, upv   []float64
+	polEq, polIn, polLo  []float64
+	polUp                []float64
+	finish               *ActiveSet
+	finishStart          Start
+	finishRes            Result
 }
 
 // NewADMM returns an ADMM solver with the given settings (nil = defaults).
@@ -184,6 +185,8 @@ func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result)
 	res.Status = NotSolved
 	res.Iter, res.Phase1Iter, res.Polish = 0, 0, 0
 	st := IterationLimit
+	pinf, dinf := 0, 0
+	prevDy, prevDx := 0.0, 0.0
 	hv := blas64.Vector{N: n, Data: s.tmp, Inc: 1}
 	for it := 1; it <= set.MaxIter; it++ {
 		res.Iter = it
@@ -245,11 +248,32 @@ func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result)
 			st = Optimal
 			break
 		}
-		if s.primalInfeasible(eps) {
+		// Certificates: on infeasible (unbounded) problems δy (δx) converges to
+		// a nonzero vector, on solvable ones to zero. Require the certificate at
+		// three consecutive checks with a non-shrinking difference.
+		dyn, dxn := 0.0, 0.0
+		for _, v := range s.dy {
+			dyn = fmax(dyn, math.Abs(v))
+		}
+		for _, v := range s.dx {
+			dxn = fmax(dxn, math.Abs(v))
+		}
+		if s.primalInfeasible(eps) && dyn >= 0.9*prevDy {
+			pinf++
+		} else {
+			pinf = 0
+		}
+		if s.dualInfeasible(p, eps) && dxn >= 0.9*prevDx {
+			dinf++
+		} else {
+			dinf = 0
+		}
+		prevDy, prevDx = dyn, dxn
+		if pinf >= 3 {
 			st = Infeasible
 			break
 		}
-		if s.dualInfeasible(p, eps) {
+		if dinf >= 3 {
 			st = Unbounded
 			break
 		}
@@ -273,14 +297,24 @@ func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result)
 	res.Lower, res.Upper = grow(res.Lower, n), grow(res.Upper, n)
 	res.Ray = res.Ray[:0]
 	res.Working = res.Working[:0]
-	switch st {
-	case Infeasible:
-		fill(res.X, math.NaN())
-		return nil
-	case Unbounded:
-		copy(res.X, s.x)
-		res.Ray = grow(res.Ray, n)
-		copy(res.Ray, s.dx)
+	if st == Infeasible || st == Unbounded {
+		// First-order certificates cannot tell a far-away solution from a
+		// ray (or a nearly infeasible set from an infeasible one) with
+		// certainty; confirm with ActiveSet and report its outcome.
+		fr, err := s.runFinish(ctx, p, set, nil)
+		if err != nil {
+			return err
+		}
+		res.Polish = fr.Iter
+		res.Status = fr.Status
+		copy(res.X, fr.X)
+		copy(res.Eq, fr.Eq)
+		copy(res.Ineq, fr.Ineq)
+		copy(res.Lower, fr.Lower)
+		copy(res.Upper, fr.Upper)
+		res.Ray = append(res.Ray[:0], fr.Ray...)
+		res.Working = append(res.Working[:0], fr.Working...)
+		res.KKT, res.Obj = fr.KKT, fr.Obj
 		return nil
 	}
 	copy(res.X, s.x)
@@ -292,18 +326,26 @@ func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result)
 	if st == Optimal && !s.NoPolish && res.KKT.Max() > set.Tol {
 		// the KKT-system polish did not reach the tolerance (wrong active-set guess
 		// or a rank-deficient active set): finish with ActiveSet from this point.
-		if s.finish == nil {
-			s.finish = NewActiveSet(nil)
-		}
-		s.finish.Settings = Settings{Tol: set.Tol, SkipPSDCheck: true}
 		copy(s.px, res.X)
-		s.finishStart.X = s.px
-		s.finishStart.Working = s.finishStart.Working[:0]
-		if err := s.finish.Solve(ctx, p, &s.finishStart, &s.finishRes); err != nil {
+		fr, err := s.runFinish(ctx, p, set, s.px)
+		if err != nil {
 			return err
 		}
-		if s.finishRes.Status == Optimal {
-			fr := &s.finishRes
+		if fr.Status == Infeasible || fr.Status == Unbounded {
+			// the first-order "solution" was an artefact (e.g. a huge x whose
+			// residuals look small relative to its size)
+			res.Status = fr.Status
+			res.Polish = fr.Iter
+			copy(res.X, fr.X)
+			res.Ray = append(res.Ray[:0], fr.Ray...)
+			fill(res.Eq, 0)
+			fill(res.Ineq, 0)
+			fill(res.Lower, 0)
+			fill(res.Upper, 0)
+			res.KKT, res.Obj = fr.KKT, fr.Obj
+			return nil
+		}
+		if fr.Status == Optimal {
 			copy(res.X, fr.X)
 			copy(res.Eq, fr.Eq)
 			copy(res.Ineq, fr.Ineq)
@@ -336,7 +378,28 @@ func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result)
 		}
 	}
 	res.Obj = objective(p, res.X, s.tmp)
+	if res.Status == Optimal && res.KKT.Max() > optimalGuard {
+		res.Status = NumericalFailure
+	}
 	return nil
+}
+
+// runFinish runs the owned ActiveSet, from x0 if non-nil.
+func (s *ADMM) runFinish(ctx context.Context, p *Problem, set Settings, x0 []float64) (*Result, error) {
+	if s.finish == nil {
+		s.finish = NewActiveSet(nil)
+	}
+	s.finish.Settings = Settings{Tol: set.Tol, SkipPSDCheck: true}
+	st := &s.finishStart
+	st.X = x0
+	st.Working = st.Working[:0]
+	if x0 == nil {
+		st = nil
+	}
+	if err := s.finish.Solve(ctx, p, st, &s.finishRes); err != nil {
+		return nil, err
+	}
+	return &s.finishRes, nil
 }
 
 // multipliers maps OSQP-signed y (Hx + c + Aᵀy = 0) to the package convention.

@@ -431,6 +431,9 @@ func (b *Bounded) Solve(ctx context.Context, p *Problem, start *Start, res *Resu
 	if !b.noKKT {
 		res.Obj = objective(p, res.X, b.gz)
 		res.KKT, _ = residuals(p, n, meq, 0, res.X, res.Eq, nil, res.Lower, res.Upper, b.sv, b.gz)
+		if res.Status == Optimal && res.KKT.Max() > optimalGuard {
+			res.Status = NumericalFailure
+		}
 	}
 	return nil
 }
@@ -591,10 +594,14 @@ func (b *Bounded) run(ctx context.Context, maxIter int, res *Result) (Status, er
 		b.reduce()
 		if atMin {
 			b.duals()
+			// scale of the gradient terms before cancellation: max(1, ‖c‖∞, ‖H‖max·‖x‖₁)
 			gmax = 1
-			for _, v := range g {
-				gmax = math.Max(gmax, math.Abs(v))
+			xs := 0.0
+			for j := range g {
+				gmax = fmax(gmax, math.Abs(p.C[j]))
+				xs += math.Abs(x[j])
 			}
+			gmax = fmax(gmax, b.hnorm*xs)
 			tolL := 1e-12 * gmax
 			best, bj := 0.0, -1
 			bland := zeroSteps > 5
@@ -610,7 +617,7 @@ func (b *Bounded) run(ctx context.Context, maxIter int, res *Result) (Status, er
 				var v float64
 				switch st {
 				case stTemp:
-					if math.Abs(zj) > tolL {
+					if math.Abs(zj) > 10*tolL {
 						v = -math.Inf(1) // temporaries first
 						if bj >= 0 && b.state[bj] == stTemp && math.Abs(zj) <= best {
 							continue
@@ -670,17 +677,28 @@ func (b *Bounded) run(ctx context.Context, maxIter int, res *Result) (Status, er
 				}
 				sv[i] = s / b.mz[i*n+i]
 			}
-			gp := 0.0
+			gp, smax := 0.0, 0.0
 			for t := range sv {
 				gp += gz[t] * sv[t]
+				smax = fmax(smax, math.Abs(sv[t]))
 			}
 			if gp > 0 {
 				for t := range sv {
 					sv[t] = -sv[t]
 				}
 			}
-			if math.Abs(gp) <= 1e-14*gmax {
-				atMin = true
+			if math.Abs(gp) <= 1e-12*gmax*smax {
+				// flat direction: hold the newest free variable by a temporary bound
+				j := b.free[b.nonb[nz-1]]
+				b.state[j] = stTemp
+				for pos, fj := range b.free {
+					if fj == j {
+						copy(b.free[pos:], b.free[pos+1:])
+						b.free = b.free[:len(b.free)-1]
+						break
+					}
+				}
+				atMin = false
 				continue
 			}
 		} else {
@@ -704,14 +722,16 @@ func (b *Bounded) run(ctx context.Context, maxIter int, res *Result) (Status, er
 		if newton {
 			alpha = 1
 		} else if p.H != nil {
-			curv, gp := 0.0, 0.0
+			curv, gp, pp := 0.0, 0.0, 0.0
 			for _, i := range b.free {
 				gp += g[i] * pv[i]
+				pp += pv[i] * pv[i]
 				for _, j := range b.free {
 					curv += pv[i] * b.h(i, j) * pv[j]
 				}
 			}
-			if curv > 0 {
+			// only rounding-level curvature counts as zero
+			if curv > 1e-14*b.hnorm*pp {
 				alpha = -gp / curv
 			}
 		}

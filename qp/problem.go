@@ -103,10 +103,10 @@ func invalidf(format string, args ...any) error {
 
 // KKT holds relative KKT residuals measured at a point; see Residuals.
 type KKT struct {
-	Stationarity    float64 // ‖Hx + c − Aeqᵀ·Eq − Ainᵀ·Ineq − Lower + Upper‖∞ / (1 + largest term)
-	PrimalFeas      float64 // largest constraint violation / (1 + largest |rhs| or |row·x|)
+	Stationarity    float64 // max_j |(Hx + c − Aeqᵀ·Eq − Ainᵀ·Ineq − Lower + Upper)_j| / (1 + largest term of that sum, Σ_k|H_jk x_k| for Hx)
+	PrimalFeas      float64 // max_i violation_i / (1 + max(|b_i|, |a_iᵀx|))
 	DualFeas        float64 // largest wrongly signed multiplier (or multiplier of an infinite bound) / (1 + largest multiplier)
-	Complementarity float64 // max |λᵢ·slackᵢ| / ((1 + |λᵢ|)(1 + |row·x| + |rhs|))
+	Complementarity float64 // max_i |λ_i·slack_i| / ((1 + |λ_i|)(1 + Σ_k |a_ik x_k| + |b_i|))
 }
 
 // Max returns the largest of the four residuals.
@@ -342,16 +342,20 @@ func residuals(p *Problem, n, meq, min int, x, eq, ineq, lower, upper, r, scale 
 		// r holds c; scale holds |c|; add Hx using the upper triangle
 		raw := p.H.RawSymmetric()
 		for i := 0; i < n; i++ {
-			s := 0.0
+			s, sa := 0.0, 0.0
 			row := raw.Data[i*raw.Stride : i*raw.Stride+n]
 			for j := 0; j < i; j++ {
-				s += raw.Data[j*raw.Stride+i] * x[j]
+				t := raw.Data[j*raw.Stride+i] * x[j]
+				s += t
+				sa += math.Abs(t)
 			}
 			for j := i; j < n; j++ {
-				s += row[j] * x[j]
+				t := row[j] * x[j]
+				s += t
+				sa += math.Abs(t)
 			}
 			r[i] += s
-			scale[i] = fmax(scale[i], math.Abs(s))
+			scale[i] = fmax(scale[i], sa)
 		}
 	}
 	maxMult := 0.0
@@ -360,20 +364,24 @@ func residuals(p *Problem, n, meq, min int, x, eq, ineq, lower, upper, r, scale 
 			ax := 0.0
 			lam := get(mult, i)
 			arow := a.RawRowView(i)
+			axa := 0.0
 			for j := 0; j < n; j++ {
 				aij := arow[j]
 				ax += aij * x[j]
+				axa += math.Abs(aij * x[j])
 				r[j] -= aij * lam
 				scale[j] = fmax(scale[j], math.Abs(aij*lam))
 			}
 			rs := ax - b[i]
+			// the computed row value, not Σ|a_ik x_k|: a huge x whose row sums
+			// cancel must not make a violation look small
 			den := 1 + fmax(math.Abs(b[i]), math.Abs(ax))
 			if isEq {
 				k.PrimalFeas = fmax(k.PrimalFeas, math.Abs(rs)/den)
 			} else {
 				k.PrimalFeas = fmax(k.PrimalFeas, fmax(0, -rs)/den)
 				maxMult = fmax(maxMult, math.Abs(lam))
-				k.Complementarity = fmax(k.Complementarity, math.Abs(lam*rs)/((1+math.Abs(lam))*(1+math.Abs(ax)+math.Abs(b[i]))))
+				k.Complementarity = fmax(k.Complementarity, math.Abs(lam*rs)/((1+math.Abs(lam))*(1+axa+math.Abs(b[i]))))
 			}
 		}
 	}
@@ -432,6 +440,11 @@ func objective(p *Problem, x, hx []float64) float64 {
 	}
 	return s
 }
+
+// optimalGuard is the relative KKT residual above which a solver that believes it
+// has converged reports NumericalFailure instead of Optimal, so that Optimal is
+// never attached to a point that fails the KKT check.
+const optimalGuard = 1e-6
 
 // fmax is max for non-NaN operands, cheaper than math.Max in inner loops.
 func fmax(a, b float64) float64 {

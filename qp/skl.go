@@ -78,6 +78,8 @@ type SKL struct {
 	nuRes Result
 	nuSt  Start
 	nuX   []float64
+	free  []bool
+	muAlt []float64
 	as    *ActiveSet
 	asSt  Start
 	asRes Result
@@ -109,6 +111,8 @@ func NewSKL(vl, target *mat.Dense, c float64) (*SKL, error) {
 	s.zero = make([]float64, d)
 	s.one = []float64{1}
 	s.nuX = make([]float64, d)
+	s.free = make([]bool, d)
+	s.muAlt = make([]float64, d)
 	s.bnd = NewBounded(&Settings{SkipPSDCheck: true})
 	s.bnd.noKKT = true
 	s.c = 1
@@ -351,48 +355,48 @@ func (s *SKL) Solve(ctx context.Context, solver Solver, start *Start, res *Resul
 		prev = nr.X[i]/s.scale[i] + s.c*prev
 		res.X[i] = prev
 	}
-	// Multipliers in μ-space. With G the bidiagonal matrix of the rows (decay
-	// rows i < d, and μ_d >= 0 as row d), stationarity reads
-	// λ_i − C·λ_{i−1} = r_i := (2Hμ − a·y)_i. Mapping z_ν = S·z_t back, or a
-	// forward recurrence, multiplies rounding errors by C at every step; instead
-	// λ = 0 on rows whose ν is positive (complementarity) and the recurrence is run
-	// backwards from them, λ_{i−1} = (λ_i − r_i)/C, which damps errors. Rows after
-	// the last positive ν (where μ = 0) use the forward recurrence.
-	r := s.nuX
-	blas64.Symv(1, s.h2.RawSymmetric(), blas64.Vector{N: d, Data: res.X, Inc: 1}, 0, blas64.Vector{N: d, Data: r, Inc: 1})
-	y := res.Eq[0]
-	last := -1
+	free := s.free
 	for i := 0; i < d; i++ {
-		r[i] -= s.a[i] * y
-		if nr.X[i] > 0 {
-			last = i
+		free[i] = nr.X[i] > 0
+	}
+	s.certify(res, free)
+	if res.Status == Optimal && res.KKT.Max() > sklKKTTol {
+		// The ν-space solve cannot tell apart the trailing ν_j whose columns
+		// agree to rounding once C^(j-1) exceeds 1/ε; it may stop the geometric
+		// decay early (μ = 0 after the last positive ν). Continue the decay to
+		// μ_d instead, rescale to aᵀμ = 1, and certify again.
+		last := -1
+		for i := range free {
+			if free[i] {
+				last = i
+			}
 		}
-	}
-	lam := s.hm[:d]
-	for i := d - 1; i >= 0; i-- {
-		switch {
-		case nr.X[i] > 0:
-			lam[i] = 0
-		case i < last:
-			lam[i] = (lam[i+1] - r[i+1]) / s.c
+		if last >= 0 && last < d-1 {
+			copy(s.muAlt, res.X)
+			yOld := res.Eq[0]
+			for i := last + 1; i < d; i++ {
+				res.X[i] = res.X[i-1] / s.c
+			}
+			sa := 0.0
+			for i, v := range res.X {
+				sa += s.a[i] * v
+			}
+			for i := range res.X {
+				res.X[i] /= sa
+			}
+			res.Eq[0] /= sa
+			free[last], free[d-1] = false, true
+			s.certify(res, free)
+			if res.KKT.Max() > sklKKTTol {
+				copy(res.X, s.muAlt)
+				res.Eq[0] = yOld
+				free[last], free[d-1] = true, false
+			}
 		}
-	}
-	// After the last positive ν, μ_i = 0 and the bound μ_i >= 0 is active as
-	// well: its multiplier takes r_i, which keeps the decay multipliers at 0
-	// there instead of amplifying rounding by C per row.
-	for i := last + 1; i < d; i++ {
-		lam[i] = 0
-		res.Lower[i] = r[i]
-	}
-	for i := 0; i < d-1; i++ {
-		res.Ineq[i] = lam[i]
-	}
-	if last == d-1 {
-		res.Lower[d-1] = 0
 	}
 	res.Working = res.Working[:0]
 	for i := 0; i < d; i++ {
-		if nr.X[i] == 0 {
+		if !free[i] {
 			if i < d-1 {
 				res.Working = append(res.Working, 1+i)
 			} else {
@@ -400,12 +404,52 @@ func (s *SKL) Solve(ctx context.Context, solver Solver, start *Start, res *Resul
 			}
 		}
 	}
-	res.Obj = objective(&s.muP, res.X, s.nuX)
-	res.KKT, _ = residuals(&s.muP, d, 1, d-1, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, s.nuX, s.hm[:d])
 	if res.Status == Optimal && res.KKT.Max() > sklKKTTol {
 		return s.finish(ctx, res)
 	}
 	return nil
+}
+
+// certify computes the μ-space multipliers of res.X given which ν are positive
+// and stores them with the objective and the KKT residuals in res.
+//
+// With G the bidiagonal matrix of the rows (decay rows i < d, and μ_d >= 0 as
+// row d), stationarity reads λ_i − C·λ_{i−1} + L_i = r_i := (2Hμ − a·y)_i, L the
+// multipliers of μ >= 0. Mapping z_ν = S·z_t back, or a forward recurrence,
+// multiplies rounding errors by C at every step; instead λ = 0 on rows whose ν
+// is positive (complementarity) and the recurrence is run backwards from them,
+// λ_{i−1} = (λ_i − r_i)/C, which damps errors. After the last positive ν,
+// μ = 0 and L_i = r_i carries the residual.
+func (s *SKL) certify(res *Result, free []bool) {
+	d := s.d
+	r := s.nuX
+	blas64.Symv(1, s.h2.RawSymmetric(), blas64.Vector{N: d, Data: res.X, Inc: 1}, 0, blas64.Vector{N: d, Data: r, Inc: 1})
+	y := res.Eq[0]
+	last := -1
+	for i := 0; i < d; i++ {
+		r[i] -= s.a[i] * y
+		if free[i] {
+			last = i
+		}
+	}
+	lam := s.hm[:d]
+	fill(res.Lower, 0)
+	for i := d - 1; i >= 0; i-- {
+		switch {
+		case free[i]:
+			lam[i] = 0
+		case i < last:
+			lam[i] = (lam[i+1] - r[i+1]) / s.c
+		default:
+			lam[i] = 0
+			res.Lower[i] = r[i]
+		}
+	}
+	for i := 0; i < d-1; i++ {
+		res.Ineq[i] = lam[i]
+	}
+	res.Obj = objective(&s.muP, res.X, s.nuX)
+	res.KKT, _ = residuals(&s.muP, d, 1, d-1, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, s.nuX, s.hm[:d])
 }
 
 // sklKKTTol is the relative μ-space KKT residual above which the ν-space answer

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"ukm/internal/dataset"
+	"ukm/models"
+)
+
+// fitCmd fits on a user's file. Without out-of-sample data it predicts the
+// file's own unlabeled rows; with -train it fits on that file and predicts
+// every row of -data.
+func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfSample bool) error {
+	name := "fit"
+	if outOfSample {
+		name = "predict"
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "data file: CSV (label column; empty label = unlabeled) or LIBSVM (.libsvm/.svm), optionally .gz")
+	train := fs.String("train", "", "training file (predict only)")
+	labelCol := fs.Int("label-col", 0, "0-based CSV column holding the label (-1: last)")
+	seed := fs.Uint64("seed", 1, "random seed")
+	var mf modelFlags
+	mf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *data == "" {
+		return fmt.Errorf("%s: -data is required", name)
+	}
+	if outOfSample && *train == "" {
+		return errors.New("predict: -train is required")
+	}
+	opt, err := mf.options()
+	if err != nil {
+		return err
+	}
+	opt.Seed = *seed
+	topt := dataset.TableOptions{LabelColumn: *labelCol}
+	trainPath := *data
+	if outOfSample {
+		trainPath = *train
+	}
+	tab, err := dataset.ReadTable(trainPath, topt)
+	if err != nil {
+		return err
+	}
+	labeled := tab.Labeled()
+	if len(labeled) == 0 {
+		return fmt.Errorf("%s: %s has no labeled rows", name, trainPath)
+	}
+	raw := make([]string, len(labeled))
+	for i, j := range labeled {
+		raw[i] = tab.Labels[j]
+	}
+	classes, y := dataset.Index(raw)
+	if len(classes) < 2 {
+		return fmt.Errorf("%s: %s: the labeled rows hold only one class (%q); need at least two", name, trainPath, classes[0])
+	}
+	m, err := models.Fit(ctx, tab.X, labeled, y, &opt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "%s: %d rows, %d labeled, %d classes, alignment %.4f, %v\n", name, len(tab.Labels), len(labeled), len(classes), m.Alignment(), m.Timings().Total())
+	if !outOfSample {
+		u := others(len(tab.Labels), labeled)
+		if len(u) == 0 {
+			return fmt.Errorf("fit: %s has no unlabeled rows to predict (use predict -train for new data)", trainPath)
+		}
+		pred, err := m.Predict(nil, u)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "row,label")
+		for i, j := range u {
+			fmt.Fprintf(stdout, "%d,%s\n", j, classes[pred[i]])
+		}
+		return nil
+	}
+	newTab, err := dataset.ReadTable(*data, topt)
+	if err != nil {
+		return err
+	}
+	if _, p := newTab.X.Dims(); p != func() int { _, c := tab.X.Dims(); return c }() {
+		return fmt.Errorf("predict: %s has %d features, the training file has a different number", *data, p)
+	}
+	pred, err := m.PredictNew(nil, newTab.X)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "row,label")
+	for i, c := range pred {
+		fmt.Fprintf(stdout, "%d,%s\n", i, classes[c])
+	}
+	return nil
+}

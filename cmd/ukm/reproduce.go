@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"ukm/internal/dataset"
+	"ukm/internal/repro"
+)
+
+func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	table := fs.String("table", "", "table to reproduce: "+strings.Join(repro.Tables(), ", "))
+	data := fs.String("data", "", "directory of the reference data sets (default: shared/datasets found above the working directory, or $UKM_DATASETS)")
+	trials := fs.Int("trials", 20, "random labeled sets per cell")
+	seed := fs.Uint64("seed", 1, "random seed")
+	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
+	only := fs.String("datasets", "", "comma-separated subset of the table's data sets")
+	sizes := fs.String("sizes", "", "comma-separated subset of labeled sizes")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	var mf modelFlags
+	mf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *table == "" {
+		return fmt.Errorf("reproduce: -table is required (%s)", strings.Join(repro.Tables(), ", "))
+	}
+	if _, err := repro.Lookup(*table); err != nil {
+		return err
+	}
+	base, err := mf.options()
+	if err != nil {
+		return err
+	}
+	dir := *data
+	if dir == "" {
+		if dir, err = dataset.Dir(); err != nil {
+			return fmt.Errorf("reproduce: no -data directory given and none found: %w", err)
+		}
+	}
+	cfg := repro.Config{Table: *table, DataDir: dir, Trials: *trials, Seed: *seed, Base: base}
+	if *only != "" {
+		cfg.Datasets = strings.Split(*only, ",")
+	}
+	if *sizes != "" {
+		for _, s := range strings.Split(*sizes, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				return fmt.Errorf("reproduce: -sizes: %q is not an integer", s)
+			}
+			cfg.Sizes = append(cfg.Sizes, v)
+		}
+	}
+	if !*quiet {
+		cfg.Progress = newProgress(stderr, *table).update
+	}
+	res, err := repro.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := res.Markdown(stdout); err != nil {
+		return err
+	}
+	if *jsonOut != "" {
+		f, err := os.Create(*jsonOut)
+		if err != nil {
+			return err
+		}
+		if err := res.JSON(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+// Package eig computes a few eigenpairs at one end of the spectrum of a
+// large symmetric operator: the top-d eigenvectors of a kernel matrix, or
+// the bottom of a graph Laplacian, as spectral kernel learning needs.
+//
+// # Operators
+//
+// Solvers see the matrix only through Operator (dst = A x). Adapters:
+// Dense (full row-major storage; products split by rows over GOMAXPROCS
+// goroutines, reading each entry once, so they run near memory bandwidth;
+// it also implements BlockOperator, applying A to several vectors in one
+// sweep over the matrix), CSR (a linalg.CSR), Shift (A - sigma I), Negate
+// (-A) and Counter (counts products).
+//
+// # Solvers
+//
+// All variants implement Solver and are compared by one conformance test:
+//
+//   - Reference: gonum's dense symmetric eigensolver on the formed matrix,
+//     O(n^3); the check for everything else.
+//   - Lanczos: full reorthogonalization, no restarts (memory grows with the
+//     iterations).
+//   - ThickRestart: Lanczos with Wu-Simon thick restarts, bounded memory.
+//   - Block: block Lanczos with thick restarts (block Krylov-Schur), whose
+//     products are block products; the default (TopD) for dense operators.
+//
+// The Krylov methods share one engine (block size 1 for the single-vector
+// ones). Reorthogonalization is classical Gram-Schmidt against the whole
+// basis, repeated (DGKS), done as matrix-matrix products split over
+// goroutines. Problems with n < d + 3 BlockSize or n <= 16 are passed to the
+// dense reference, which is exact and cheap there.
+//
+// # Convergence and results
+//
+// A pair (theta, v) converges when ||A v - theta v|| <= Tol ||A||, with ||A||
+// estimated by the largest |Ritz value| (and ||A x|| of the unit vectors
+// seen), estimated during the iteration from the Krylov relation. At the end
+// the residuals are recomputed with the operator and reported; a pair counts
+// as converged if that explicit residual is at most max(Tol, 8 sqrt(n) eps)
+// ||A|| (the second term is the round-off of one product). The default Tol
+// is 1e-14 (see DefaultTol).
+//
+// Results always carry the best pairs found, their residuals, counts and a
+// Status. Hitting MaxIter returns those pairs with an error wrapping
+// ErrNotConverged. Bad input returns errors wrapping ErrInvalid (or
+// ErrNotFinite, ErrNotSymmetric); cancellation of the context is checked
+// every step and returns the context's error.
+//
+// # Repeated eigenvalues
+//
+// A single-vector Krylov space holds only one direction of each
+// eigenspace, and a block space at most BlockSize. Unless
+// Settings.NoMultiplicityCheck is set, once the d pairs converge the solver
+// locks them and runs a further cycle from fresh random vectors orthogonal
+// to them; if a better value appears (a missed copy of a repeated
+// eigenvalue, such as the zero eigenvalue of a Laplacian repeated once per
+// connected component) the iteration continues. The check ends early when
+// the most wanted new Ritz value is resolved to a hundredth of its distance
+// to the wanted set. Like every Krylov method this is a probabilistic
+// guarantee, not a proof.
+//
+// # Smallest eigenvalues
+//
+// Which = Smallest selects the algebraically smallest Ritz values. Krylov
+// spaces are invariant under shifts, so this is the same computation as the
+// largest end of c I - L for a Gershgorin bound c (2 max degree for L = D -
+// W, 2 for the normalized Laplacian), without forming the shift; values are
+// reported for the operator itself.
+//
+// # Determinism and concurrency
+//
+// Start vectors come from Settings.Seed (or Settings.Start) through a PCG
+// generator: equal inputs give bit-identical results for a fixed GOMAXPROCS.
+// Solver values are stateless; each solve owns its workspace, and Dense and
+// CSR operators may be shared by concurrent solves.
+package eig

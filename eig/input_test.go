@@ -1,0 +1,313 @@
+package eig
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+)
+
+// funcOp is an Operator defined by a function, for tests.
+type funcOp struct {
+	n int
+	f func(dst, x []float64)
+}
+
+func (o funcOp) Dim() int                  { return o.n }
+func (o funcOp) MulVecTo(dst, x []float64) { o.f(dst, x) }
+
+func denseOf(a *mat.Dense) funcOp {
+	n, _ := a.Dims()
+	return funcOp{n: n, f: func(dst, x []float64) {
+		mat.NewVecDense(n, dst).MulVec(a, mat.NewVecDense(n, x))
+	}}
+}
+
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	good, _ := NewDense(withSpectrum(linspace(30, 0, 1), 1))
+	nan := funcOp{n: 30, f: func(dst, x []float64) {
+		good.MulVecTo(dst, x)
+		dst[3] = math.NaN()
+	}}
+	asym := mat.NewDense(30, 30, nil)
+	for i := 0; i < 30; i++ {
+		for j := 0; j < 30; j++ {
+			asym.Set(i, j, good.At(i, j))
+		}
+	}
+	asym.Set(0, 5, asym.At(0, 5)+1) // makes A(0,5) != A(5,0)
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	cases := []struct {
+		name string
+		ctx  context.Context
+		a    Operator
+		d    int
+		s    *Settings
+		want error
+	}{
+		{"d=0", ctx, good, 0, nil, ErrInvalid},
+		{"d>n", ctx, good, 31, nil, ErrInvalid},
+		{"nil operator", ctx, nil, 1, nil, ErrInvalid},
+		{"empty operator", ctx, funcOp{n: 0}, 1, nil, ErrInvalid},
+		{"negative tol", ctx, good, 2, &Settings{Tol: -1}, ErrInvalid},
+		{"NaN tol", ctx, good, 2, &Settings{Tol: math.NaN()}, ErrInvalid},
+		{"negative maxiter", ctx, good, 2, &Settings{MaxIter: -1}, ErrInvalid},
+		{"bad which", ctx, good, 2, &Settings{Which: 7}, ErrInvalid},
+		{"zero start", ctx, good, 2, &Settings{Start: make([]float64, 30)}, ErrInvalid},
+		{"short start", ctx, good, 2, &Settings{Start: make([]float64, 3)}, ErrInvalid},
+		{"NaN start", ctx, good, 2, &Settings{Start: append([]float64{math.NaN()}, make([]float64, 29)...)}, ErrInvalid},
+		{"NaN operator", ctx, nan, 2, nil, ErrNotFinite},
+		{"asymmetric operator", ctx, denseOf(asym), 2, nil, ErrNotSymmetric},
+		{"cancelled", cancelled, good, 2, nil, context.Canceled},
+	}
+	for _, tc := range cases {
+		for _, s := range solvers {
+			t.Run(tc.name+"/solver="+s.Name(), func(t *testing.T) {
+				res, err := s.Solve(tc.ctx, tc.a, tc.d, tc.s)
+				if !errors.Is(err, tc.want) {
+					t.Fatalf("error %v, want %v", err, tc.want)
+				}
+				if !strings.HasPrefix(err.Error(), "eig: ") {
+					t.Errorf("error %q lacks the package prefix", err)
+				}
+				if res == nil || res.Status == Success {
+					t.Errorf("result %+v on error", res)
+				}
+			})
+		}
+	}
+}
+
+func TestAdaptersReject(t *testing.T) {
+	if _, err := NewDense(mat.NewSymDense(2, []float64{1, math.Inf(1), math.Inf(1), 1})); err == nil {
+		t.Error("NewDense accepted Inf")
+	}
+	if _, err := NewDenseFull(mat.NewDense(2, 3, nil)); err == nil {
+		t.Error("NewDenseFull accepted a non-square matrix")
+	}
+	if _, err := NewDenseFull(mat.NewDense(2, 2, []float64{1, 2, 3, 4})); err == nil {
+		t.Error("NewDenseFull accepted a non-symmetric matrix")
+	}
+	c, _ := linalg.CSRFromTriplets(2, 3, []linalg.Triplet{{I: 0, J: 1, V: 1}})
+	if _, err := NewCSR(c); err == nil {
+		t.Error("NewCSR accepted a non-square matrix")
+	}
+	c, _ = linalg.CSRFromTriplets(2, 2, []linalg.Triplet{{I: 0, J: 1, V: 1}})
+	if _, err := NewCSR(c); err == nil {
+		t.Error("NewCSR accepted a non-symmetric matrix")
+	}
+}
+
+// TestOperators checks every adapter against a dense product.
+func TestOperators(t *testing.T) {
+	a := withSpectrum(linspace(300, -1, 2), 9) // 300^2 entries: the parallel path
+	op, err := NewDense(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts []linalg.Triplet
+	for i := 0; i < 300; i++ {
+		for j := 0; j < 300; j++ {
+			ts = append(ts, linalg.Triplet{I: i, J: j, V: a.At(i, j)})
+		}
+	}
+	csr, _ := linalg.CSRFromTriplets(300, 300, ts)
+	cop, err := NewCSR(csr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, 300)
+	for i := range x {
+		x[i] = math.Sin(float64(i))
+	}
+	want := mat.NewVecDense(300, nil)
+	want.MulVec(a, mat.NewVecDense(300, x))
+	cnt := &Counter{Op: op}
+	cases := []struct {
+		name  string
+		op    Operator
+		scale float64
+		shift float64
+	}{
+		{"dense", op, 1, 0},
+		{"csr", cop, 1, 0},
+		{"shift", Shift(op, 0.5), 1, 0.5},
+		{"negate", Negate(cop), -1, 0},
+		{"counter", cnt, 1, 0},
+	}
+	for _, tc := range cases {
+		got := make([]float64, 300)
+		tc.op.MulVecTo(got, x)
+		blk := mat.NewDense(2, 300, nil)
+		xs := mat.NewDense(2, 300, nil)
+		copy(xs.RawRowView(0), x)
+		copy(xs.RawRowView(1), x)
+		mulVecs(tc.op, blk, xs)
+		for i := range got {
+			w := tc.scale*want.AtVec(i) - tc.shift*x[i]
+			// Different summation orders: allow 1e-12 relative to ||A|| = 2.
+			if math.Abs(got[i]-w) > 1e-12 || math.Abs(blk.At(1, i)-w) > 1e-12 {
+				t.Fatalf("%s: entry %d = %v (block %v), want %v", tc.name, i, got[i], blk.At(1, i), w)
+			}
+		}
+	}
+	if cnt.Vectors() != 3 || cnt.Calls() != 2 {
+		t.Errorf("counter: %d vectors in %d calls, want 3 in 2", cnt.Vectors(), cnt.Calls())
+	}
+}
+
+// TestCancelPrompt cancels a long solve and expects a prompt return with
+// the context error and a partial result.
+func TestCancelPrompt(t *testing.T) {
+	// A slow operator: 2 ms per product on a 400-dimensional spectrum of
+	// 400 distinct values, which needs far more than 50 ms of products.
+	base, _ := NewDense(withSpectrum(linspace(400, 0, 1), 3))
+	slow := funcOp{n: 400, f: func(dst, x []float64) {
+		time.Sleep(2 * time.Millisecond)
+		base.MulVecTo(dst, x)
+	}}
+	for _, s := range solvers[1:] {
+		t.Run("solver="+s.Name(), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			res, err := s.Solve(ctx, slow, 100, &Settings{Tol: 1e-15})
+			el := time.Since(start)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("error %v, want deadline exceeded", err)
+			}
+			if res.Status != Canceled {
+				t.Errorf("status %v", res.Status)
+			}
+			// One product (2 ms) plus bookkeeping after the deadline; 1 s
+			// leaves room for a loaded machine.
+			if el > time.Second {
+				t.Errorf("returned after %v", el)
+			}
+		})
+	}
+}
+
+// TestIterationLimit expects the best pairs and ErrNotConverged.
+func TestIterationLimit(t *testing.T) {
+	op, _ := NewDense(withSpectrum(linspace(200, 0, 1), 4))
+	for _, s := range solvers[1:] {
+		t.Run("solver="+s.Name(), func(t *testing.T) {
+			res, err := s.Solve(context.Background(), op, 5, &Settings{MaxIter: 6})
+			if !errors.Is(err, ErrNotConverged) {
+				t.Fatalf("error %v, want ErrNotConverged", err)
+			}
+			if res.Status != IterationLimit || len(res.Values) == 0 || len(res.Residuals) != len(res.Values) {
+				t.Fatalf("status %v with %d values", res.Status, len(res.Values))
+			}
+			if res.Converged >= 5 {
+				t.Errorf("converged %d pairs in 6 steps", res.Converged)
+			}
+		})
+	}
+}
+
+// TestDeterministic: same seed, same result bit for bit; Start is honoured.
+func TestDeterministic(t *testing.T) {
+	op, _ := NewDense(withSpectrum(linspace(150, 0, 1), 5))
+	for _, s := range solvers[1:] {
+		r1, err1 := s.Solve(context.Background(), op, 4, &Settings{Seed: 9})
+		r2, err2 := s.Solve(context.Background(), op, 4, &Settings{Seed: 9})
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if !mat.Equal(r1.Vectors, r2.Vectors) || r1.MatVecs != r2.MatVecs {
+			t.Errorf("%s: results differ between runs with the same seed", s.Name())
+		}
+	}
+}
+
+// TestLaplacianComponents: the smallest eigenvalue of a graph Laplacian is
+// zero with multiplicity equal to the number of connected components.
+func TestLaplacianComponents(t *testing.T) {
+	ctx := context.Background()
+	// Three well separated clusters of 200 points in 3 dimensions; a 5-NN
+	// graph of each is (with overwhelming probability) connected and no
+	// edges join clusters 100 standard deviations apart.
+	x := gaussPoints(600, 3, 5)
+	for i := 0; i < 600; i++ {
+		x.Set(i, 0, x.At(i, 0)+100*float64(i/200))
+	}
+	w, err := linalg.KNNGraph(ctx, x, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ncomp, _ := linalg.Components(w)
+	if ncomp != 3 {
+		t.Fatalf("graph has %d components, test needs 3", ncomp)
+	}
+	for _, kind := range []linalg.LaplacianKind{linalg.Combinatorial, linalg.Normalized} {
+		l, err := linalg.Laplacian(w, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		op, err := NewCSR(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dense := mat.NewSymDense(600, nil)
+		ld := l.ToDense()
+		for i := 0; i < 600; i++ {
+			for j := i; j < 600; j++ {
+				dense.SetSym(i, j, ld.At(i, j))
+			}
+		}
+		for _, s := range solvers {
+			t.Run("solver="+s.Name(), func(t *testing.T) {
+				res, err := s.Solve(ctx, op, 6, &Settings{Which: Smallest, BlockSize: 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkPairs(t, dense, res, 6, Smallest, 2*math.Sqrt(6)*acceptTol(DefaultTol, 600)/(600*eps))
+				zeros := 0
+				for _, v := range res.Values {
+					// Zero to the tolerance relative to ||L|| (<= 2 max degree).
+					if math.Abs(v) <= 1e-10*res.NormEstimate {
+						zeros++
+					}
+				}
+				if zeros != 3 {
+					t.Errorf("found %d zero eigenvalues, want 3: %v", zeros, res.Values)
+				}
+			})
+		}
+	}
+}
+
+func TestEnergy(t *testing.T) {
+	v := []float64{4, 3, 2, 1}
+	ce := CumulativeEnergy(v, 10)
+	want := []float64{0.4, 0.7, 0.9, 1}
+	for i := range want {
+		if math.Abs(ce[i]-want[i]) > 1e-15 {
+			t.Fatalf("CumulativeEnergy = %v, want %v", ce, want)
+		}
+	}
+	cases := []struct {
+		frac float64
+		want int
+		err  bool
+	}{{0.4, 1, false}, {0.5, 2, false}, {0.9, 3, false}, {1, 4, false}, {0, 0, true}, {1.5, 0, true}}
+	for _, c := range cases {
+		d, err := DForEnergy(v, 10, c.frac)
+		if (err != nil) != c.err || d != c.want {
+			t.Errorf("DForEnergy(%v) = %d, %v; want %d", c.frac, d, err, c.want)
+		}
+	}
+	if d, _ := DForEnergy(v, 20, 0.9); d != 4 {
+		t.Errorf("unreachable fraction: d = %d, want len(values) = 4", d)
+	}
+}

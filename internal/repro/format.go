@@ -1,0 +1,148 @@
+package repro
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// Markdown writes the result in the paper's layout: one block per data set,
+// a row per labeled size, a column per method. A cell reads
+// "ours ± se" and, where the paper has the cell, "(paper p, Δ d)". The best
+// mean of a row is bold; a "*" marks a method significantly worse than that
+// best (paired t-test, p < 0.05).
+func (r *Result) Markdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", r.Table.Title)
+	fmt.Fprintf(&b, "%d trials per cell, seed %d; accuracy on the points left unlabeled, mean ± standard error; "+
+		"**bold**: best mean of the row; `*`: significantly below the best (paired t-test, p < 0.05); "+
+		"(paper value, our difference).\n\n", r.Config.Trials, r.Config.Seed)
+	order := []string{}
+	seen := map[string]bool{}
+	for _, row := range r.Rows {
+		if !seen[row.Dataset] {
+			seen[row.Dataset] = true
+			order = append(order, row.Dataset)
+		}
+	}
+	for _, ds := range order {
+		fmt.Fprintf(&b, "### %s\n\n| l |", ds)
+		for _, m := range r.Methods {
+			fmt.Fprintf(&b, " %s |", m.Name)
+		}
+		b.WriteString("\n|---|")
+		for range r.Methods {
+			b.WriteString("---|")
+		}
+		b.WriteString("\n")
+		var last int = -1
+		for _, row := range r.Rows {
+			if row.Dataset != ds {
+				continue
+			}
+			if row.Labeled != last {
+				if last != -1 {
+					b.WriteString("\n")
+				}
+				fmt.Fprintf(&b, "| %d |", row.Labeled)
+				last = row.Labeled
+			}
+			b.WriteString(" " + cell(row) + " |")
+		}
+		b.WriteString("\n\n")
+		// Timing line: mean seconds per trial of the kernel-learning methods.
+		b.WriteString("Mean seconds per trial (kernel + eig + design + fit): ")
+		var parts []string
+		for _, m := range r.Methods {
+			var tot, q float64
+			var k int
+			for _, row := range r.Rows {
+				if row.Dataset == ds && row.Method == m.Name && !row.NA {
+					tot += row.Seconds.Total
+					q += row.Seconds.QP
+					k++
+				}
+			}
+			if k > 0 {
+				parts = append(parts, fmt.Sprintf("%s %.4f (design %.5f)", m.Name, tot/float64(k), q/float64(k)))
+			}
+		}
+		b.WriteString(strings.Join(parts, "; ") + "\n\n")
+	}
+	if r.Table.Claim != nil {
+		b.WriteString("Claims of the paper, tested on these results:\n\n" + r.Table.Claim(r) + "\n")
+	}
+	fmt.Fprintf(&b, "Elapsed: %.1f s.\n", r.Elapsed.Seconds())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func cell(row *Row) string {
+	if row.NA {
+		return "n/a"
+	}
+	s := fmt.Sprintf("%.2f ± %.2f", row.Summary.Mean, row.Summary.StdErr)
+	if row.Best {
+		s = "**" + s + "**"
+	} else if row.PValue < 0.05 {
+		s += "*"
+	}
+	if p := row.Published; p != nil {
+		s += fmt.Sprintf(" (%.2f, %+.2f)", p.Mean, row.Summary.Mean-p.Mean)
+	}
+	return s
+}
+
+type jsonRow struct {
+	Dataset   string      `json:"dataset"`
+	Labeled   int         `json:"labeled"`
+	Method    string      `json:"method"`
+	Mean      *float64    `json:"mean"`
+	StdErr    *float64    `json:"stderr"`
+	Trials    int         `json:"trials"`
+	Seconds   jsonSeconds `json:"seconds"`
+	Published *float64    `json:"published,omitempty"`
+	PValue    *float64    `json:"p_vs_best,omitempty"`
+}
+
+type jsonSeconds struct {
+	Kernel float64 `json:"kernel"`
+	Eig    float64 `json:"eig"`
+	QP     float64 `json:"qp"`
+	Fit    float64 `json:"fit"`
+	Total  float64 `json:"total"`
+}
+
+// JSON writes {"table", "trials", "seed", "rows": [...]}: accuracy in
+// percent, seconds as means per trial; a method not implemented has null
+// mean and stderr.
+func (r *Result) JSON(w io.Writer) error {
+	out := struct {
+		Table  string    `json:"table"`
+		Trials int       `json:"trials"`
+		Seed   uint64    `json:"seed"`
+		Rows   []jsonRow `json:"rows"`
+	}{Table: r.Table.Name, Trials: r.Config.Trials, Seed: r.Config.Seed}
+	for _, row := range r.Rows {
+		j := jsonRow{Dataset: row.Dataset, Labeled: row.Labeled, Method: row.Method}
+		if !row.NA {
+			m, s, p := row.Summary.Mean, row.Summary.StdErr, row.PValue
+			if math.IsNaN(s) {
+				s = 0
+			}
+			j.Mean, j.StdErr, j.PValue = &m, &s, &p
+			j.Trials = row.Summary.N
+			j.Seconds = jsonSeconds{row.Seconds.Kernel, row.Seconds.Eig, row.Seconds.QP, row.Seconds.Fit, row.Seconds.Total}
+		}
+		if row.Published != nil {
+			v := row.Published.Mean
+			j.Published = &v
+		}
+		out.Rows = append(out.Rows, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

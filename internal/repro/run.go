@@ -1,0 +1,364 @@
+package repro
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/dataset"
+	"ukm/models"
+)
+
+// Data is one data set of a table.
+type Data struct {
+	Name    string
+	X       *mat.Dense
+	Y       []int
+	Classes int
+}
+
+// Trial is the outcome of one method on one labeled set.
+type Trial struct {
+	Accuracy float64 // percent, on the points left unlabeled
+	Times    models.StageTimes
+}
+
+// Method is one column of a table.
+type Method struct {
+	Name string
+	// NA marks a method that the library does not provide yet; its cells
+	// print "n/a".
+	NA  bool
+	Run func(ctx context.Context, d *Data, labeled []int, seed uint64) (Trial, error)
+}
+
+// Table describes one reproducible table.
+type Table struct {
+	Name     string
+	Title    string
+	Datasets []string // file names (without .csv) in the data directory
+	Sizes    []int    // labeled set sizes
+	// Methods builds the columns on top of the run's base options.
+	Methods func(base *models.Options) []Method
+	// Claim, if not nil, checks the paper's claim on our results and says
+	// how it fared.
+	Claim func(r *Result) string
+}
+
+// Config is one reproduction run.
+type Config struct {
+	Table   string
+	DataDir string
+	Trials  int    // zero means 20 (KDD'06 section 6.1)
+	Seed    uint64 // drives labeled sets, folds and eigensolver starts
+	// Base holds the model options shared by every method (for sensitivity
+	// studies); each method overrides the kernel and design it names.
+	Base models.Options
+	// Datasets and Sizes, if set, restrict the run (a quick smoke test).
+	Datasets []string
+	Sizes    []int
+	// Progress, if set, is called after every trial of every cell.
+	Progress func(done, total int)
+}
+
+// Row is one (dataset, labeled size, method) cell.
+type Row struct {
+	Dataset   string
+	Labeled   int
+	Method    string
+	NA        bool
+	Summary   Summary
+	Seconds   Seconds
+	Published *Published
+	Best      bool    // highest mean in its (dataset, size) group
+	PValue    float64 // paired t-test against the group's best (1 for the best)
+	acc       []float64
+}
+
+// Seconds holds mean wall-clock seconds per trial by stage.
+type Seconds struct {
+	Kernel, Eig, QP, Fit, Total float64
+}
+
+// Result is a finished reproduction.
+type Result struct {
+	Table   *Table
+	Config  Config
+	Methods []Method
+	Rows    []*Row
+	Elapsed time.Duration
+}
+
+// Tables lists the reproducible tables by name.
+func Tables() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup returns the table of the given name.
+func Lookup(name string) (*Table, error) {
+	t, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("repro: unknown table %q (known: %s)", name, strings.Join(Tables(), ", "))
+	}
+	return t, nil
+}
+
+// LoadData reads one data set of the reference collection from dir.
+func LoadData(dir, name string) (*Data, error) {
+	var p string
+	for _, fn := range []string{name + ".csv", name + ".csv.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, fn)); err == nil {
+			p = filepath.Join(dir, fn)
+			break
+		}
+	}
+	if p == "" {
+		return nil, fmt.Errorf("repro: data set %q not found in %s (want %s.csv)", name, dir, name)
+	}
+	s, err := dataset.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return &Data{Name: name, X: s.X, Y: s.Y, Classes: len(s.Classes)}, nil
+}
+
+// Run executes the protocol of cfg.Table.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	tab, err := Lookup(cfg.Table)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Trials == 0 {
+		cfg.Trials = 20
+	}
+	if cfg.Trials < 1 {
+		return nil, fmt.Errorf("repro: %d trials, want at least 1", cfg.Trials)
+	}
+	if st, err := os.Stat(cfg.DataDir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("repro: data directory %q does not exist", cfg.DataDir)
+	}
+	datasets, err := subset("data set", tab.Datasets, cfg.Datasets)
+	if err != nil {
+		return nil, err
+	}
+	sizes, err := subsetInt(tab.Sizes, cfg.Sizes)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	methods := tab.Methods(&cfg.Base)
+	res := &Result{Table: tab, Config: cfg, Methods: methods}
+	total := len(datasets) * len(sizes) * cfg.Trials
+	done := 0
+	for di, name := range datasets {
+		d, err := LoadData(cfg.DataDir, name)
+		if err != nil {
+			return nil, err
+		}
+		for si, l := range sizes {
+			group := make([]*Row, len(methods))
+			for mi, m := range methods {
+				group[mi] = &Row{Dataset: name, Labeled: l, Method: m.Name, NA: m.NA}
+				if p, ok := PublishedCell(tab.Name, name, m.Name, l); ok {
+					group[mi].Published = &p
+				}
+			}
+			for trial := 0; trial < cfg.Trials; trial++ {
+				seed := trialSeed(cfg.Seed, di, si, trial)
+				rng := rand.New(rand.NewPCG(seed, 0x1abe1))
+				labeled, err := SampleLabeled(rng, d.Y, d.Classes, l)
+				if err != nil {
+					return nil, fmt.Errorf("repro: %s l=%d: %w", name, l, err)
+				}
+				for mi, m := range methods {
+					if m.NA {
+						continue
+					}
+					tr, err := m.Run(ctx, d, labeled, seed)
+					if err != nil {
+						return nil, fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
+					}
+					r := group[mi]
+					r.acc = append(r.acc, tr.Accuracy)
+					r.Seconds.Kernel += tr.Times.Kernel.Seconds()
+					r.Seconds.Eig += tr.Times.Eig.Seconds()
+					r.Seconds.QP += tr.Times.Design.Seconds()
+					r.Seconds.Fit += (tr.Times.Fit + tr.Times.Select).Seconds()
+					r.Seconds.Total += tr.Times.Total().Seconds()
+				}
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(done, total)
+				}
+			}
+			finishGroup(group, cfg.Trials)
+			res.Rows = append(res.Rows, group...)
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// trialSeed derives the seed of one trial so that every method sees the
+// same labeled set (paired comparisons) and cells are independent.
+func trialSeed(seed uint64, di, si, trial int) uint64 {
+	return seed*0x9e3779b97f4a7c15 + uint64(di)<<40 + uint64(si)<<24 + uint64(trial)
+}
+
+func finishGroup(group []*Row, trials int) {
+	var best *Row
+	for _, r := range group {
+		if r.NA {
+			continue
+		}
+		r.Summary = Summarize(r.acc)
+		f := 1 / float64(trials)
+		r.Seconds = Seconds{r.Seconds.Kernel * f, r.Seconds.Eig * f, r.Seconds.QP * f, r.Seconds.Fit * f, r.Seconds.Total * f}
+		if best == nil || r.Summary.Mean > best.Summary.Mean {
+			best = r
+		}
+	}
+	if best == nil {
+		return
+	}
+	best.Best = true
+	for _, r := range group {
+		if r.NA {
+			continue
+		}
+		r.PValue = 1
+		if r != best && len(r.acc) > 1 {
+			if p, err := PairedT(best.acc, r.acc); err == nil {
+				r.PValue = p
+			}
+		}
+	}
+}
+
+func subset(what string, all, want []string) ([]string, error) {
+	if len(want) == 0 {
+		return all, nil
+	}
+	for _, w := range want {
+		found := false
+		for _, a := range all {
+			found = found || a == w
+		}
+		if !found {
+			return nil, fmt.Errorf("repro: %s %q is not in this table (it has %s)", what, w, strings.Join(all, ", "))
+		}
+	}
+	return want, nil
+}
+
+func subsetInt(all, want []int) ([]int, error) {
+	if len(want) == 0 {
+		return all, nil
+	}
+	for _, w := range want {
+		if w < 1 {
+			return nil, fmt.Errorf("repro: labeled size %d must be positive", w)
+		}
+	}
+	return want, nil
+}
+
+// accuracy returns the percentage of idx whose prediction equals truth.
+func accuracy(pred []int, idx []int, truth []int) float64 {
+	if len(idx) == 0 {
+		return math.NaN()
+	}
+	ok := 0
+	for i, j := range idx {
+		if pred[i] == truth[j] {
+			ok++
+		}
+	}
+	return 100 * float64(ok) / float64(len(idx))
+}
+
+// complement returns the indices 0..n-1 not in idx, in order.
+func complement(n int, idx []int) []int {
+	in := make([]bool, n)
+	for _, i := range idx {
+		in[i] = true
+	}
+	out := make([]int, 0, n-len(idx))
+	for i := 0; i < n; i++ {
+		if !in[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func labelsOf(y, idx []int) []int {
+	out := make([]int, len(idx))
+	for i, j := range idx {
+		out[i] = y[j]
+	}
+	return out
+}
+
+// fitMethod returns a Method that fits one model with the given options on
+// top of the run's base options and scores it on the unlabeled points.
+func fitMethod(name string, base *models.Options, set func(o *models.Options)) Method {
+	return Method{Name: name, Run: func(ctx context.Context, d *Data, labeled []int, seed uint64) (Trial, error) {
+		o := *base
+		o.Seed = seed
+		set(&o)
+		m, err := models.Fit(ctx, d.X, labeled, labelsOf(d.Y, labeled), &o)
+		if err != nil {
+			return Trial{}, err
+		}
+		u := complement(len(d.Y), labeled)
+		pred, err := m.Predict(nil, u)
+		if err != nil {
+			return Trial{}, err
+		}
+		return Trial{Accuracy: accuracy(pred, u, d.Y), Times: m.Timings()}, nil
+	}}
+}
+
+// loopMethod returns a Method that runs an active-learning strategy with
+// the given budget and batch and scores the final model on the points still
+// unlabeled at the end.
+func loopMethod(name string, base *models.Options, set func(o *models.Options), mk func(models.Options) *models.LoopOptions) Method {
+	return Method{Name: name, Run: func(ctx context.Context, d *Data, labeled []int, seed uint64) (Trial, error) {
+		o := *base
+		o.Seed = seed
+		set(&o)
+		lo := mk(o)
+		lo.Truth = d.Y
+		_, rounds, err := models.Loop(ctx, d.X, labeled, labelsOf(d.Y, labeled), activeTruth(d.Y), lo)
+		if err != nil {
+			return Trial{}, err
+		}
+		if len(rounds) == 0 {
+			return Trial{}, errors.New("repro: loop ran no round")
+		}
+		var t models.StageTimes
+		for _, r := range rounds {
+			t.Kernel += r.Times.Kernel
+			t.Eig += r.Times.Eig
+			t.Design += r.Times.Design
+			t.Fit += r.Times.Fit
+			t.Select += r.Times.Select
+		}
+		return Trial{Accuracy: 100 * rounds[len(rounds)-1].Accuracy, Times: t}, nil
+	}}
+}

@@ -1,0 +1,59 @@
+package repro
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestSampleLabeled(t *testing.T) {
+	y := make([]int, 100)
+	y[7], y[50] = 1, 2 // two rare classes
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 20; trial++ {
+		idx, err := SampleLabeled(rng, y, 3, 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]bool{}
+		cls := map[int]bool{}
+		for _, i := range idx {
+			if seen[i] {
+				t.Fatalf("index %d repeated", i)
+			}
+			seen[i] = true
+			cls[y[i]] = true
+		}
+		if len(idx) != 60 || len(cls) != 3 {
+			t.Fatalf("got %d indices covering %d classes", len(idx), len(cls))
+		}
+	}
+	for _, tc := range []struct{ classes, l int }{{3, 2}, {3, 101}, {4, 10}} {
+		if _, err := SampleLabeled(rng, y, tc.classes, tc.l); err == nil {
+			t.Errorf("classes=%d l=%d: no error", tc.classes, tc.l)
+		}
+	}
+}
+
+func TestSummarizeAndT(t *testing.T) {
+	s := Summarize([]float64{1, 2, 3, 4})
+	// mean 2.5, sample sd sqrt(5/3), se = sd/2.
+	if s.Mean != 2.5 || math.Abs(s.StdErr-math.Sqrt(5.0/3)/2) > 1e-15 || s.N != 4 {
+		t.Errorf("summary %+v", s)
+	}
+	// Differences 1,2,3,4,5: mean 3, se sqrt(2.5/5) -> t = 3/sqrt(0.5) = 4.2426
+	// with 4 degrees of freedom: two-sided p = 0.01324 (standard t table).
+	p, err := PairedT([]float64{2, 4, 6, 8, 10}, []float64{1, 2, 3, 4, 5})
+	if err != nil || math.Abs(p-0.013236) > 1e-5 {
+		t.Errorf("p = %v, %v", p, err)
+	}
+	if p, _ := PairedT([]float64{1, 2}, []float64{1, 2}); p != 1 {
+		t.Errorf("identical samples: p = %v", p)
+	}
+	if _, err := PairedT([]float64{1}, []float64{1}); err == nil {
+		t.Error("one trial accepted")
+	}
+	if _, err := PairedT([]float64{1, 2}, []float64{1}); err == nil {
+		t.Error("length mismatch accepted")
+	}
+}

@@ -1,0 +1,119 @@
+package linalg
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func randCSR(seed uint64, r, c, nnz int) (*CSR, *mat.Dense) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	ts := make([]Triplet, nnz)
+	ref := mat.NewDense(max(r, 1), max(c, 1), nil)
+	for k := range ts {
+		ts[k] = Triplet{rng.IntN(r), rng.IntN(c), rng.NormFloat64()}
+		ref.Set(ts[k].I, ts[k].J, ref.At(ts[k].I, ts[k].J)+ts[k].V) // duplicates sum
+	}
+	a, err := CSRFromTriplets(r, c, ts)
+	if err != nil {
+		panic(err)
+	}
+	return a, ref
+}
+
+func TestCSR(t *testing.T) {
+	cases := []struct{ r, c, nnz int }{
+		{1, 1, 1}, {5, 3, 0}, {7, 9, 20}, {50, 40, 300}, // duplicates likely
+		{3000, 3000, 400000}, // above the parallel threshold of MulVecTo
+	}
+	for _, tc := range cases {
+		a, ref := randCSR(uint64(tc.r), tc.r, tc.c, tc.nnz)
+		if err := a.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if r, c := a.Dims(); r != tc.r || c != tc.c {
+			t.Fatalf("dims %d %d", r, c)
+		}
+		if tc.r <= 50 {
+			for i := 0; i < tc.r; i++ {
+				for j := 0; j < tc.c; j++ {
+					// At and ToDense return the summed value exactly?
+					// Summation order of duplicates may differ: 1e-14.
+					if math.Abs(a.At(i, j)-ref.At(i, j)) > 1e-14 || math.Abs(a.ToDense().At(i, j)-ref.At(i, j)) > 1e-14 {
+						t.Fatalf("entry (%d,%d)", i, j)
+					}
+					if a.T().At(j, i) != a.At(i, j) {
+						t.Fatal("transpose")
+					}
+				}
+			}
+		}
+		x := make([]float64, tc.c)
+		for i := range x {
+			x[i] = math.Sin(float64(i))
+		}
+		dst := make([]float64, tc.r)
+		for i := range dst {
+			dst[i] = math.NaN() // overwrite semantics: must not leak
+		}
+		a.MulVecTo(dst, x)
+		want := mat.NewVecDense(max(tc.r, 1), nil)
+		want.MulVec(ref, mat.NewVecDense(max(tc.c, 1), append(x, make([]float64, max(tc.c, 1)-tc.c)...)))
+		for i := range dst {
+			// Row sums of up to ~150 O(1) products: 1e-12 absolute.
+			if math.Abs(dst[i]-want.AtVec(i)) > 1e-12 {
+				t.Fatalf("%dx%d: MulVecTo row %d: %v vs %v", tc.r, tc.c, i, dst[i], want.AtVec(i))
+			}
+		}
+	}
+	sym, _ := CSRFromTriplets(2, 2, []Triplet{{0, 1, 2}, {1, 0, 2}, {1, 1, 1}})
+	asym, _ := CSRFromTriplets(2, 2, []Triplet{{0, 1, 2}, {1, 0, 3}})
+	rect, _ := CSRFromTriplets(2, 3, nil)
+	if !sym.IsSymmetric() || asym.IsSymmetric() || rect.IsSymmetric() {
+		t.Fatal("IsSymmetric")
+	}
+	if rect.NNZ() != 0 || !rect.ToDense().IsEmpty() == (rect.Rows == 0) {
+		t.Fatal("empty pattern")
+	}
+}
+
+func TestCSRBadInput(t *testing.T) {
+	cases := []struct {
+		name     string
+		r, c     int
+		ptr, col []int
+		val      []float64
+	}{
+		{"negative", -1, 2, []int{0}, nil, nil},
+		{"ptr length", 2, 2, []int{0, 1}, []int{0}, []float64{1}},
+		{"ptr start", 1, 2, []int{1, 1}, nil, nil},
+		{"nnz mismatch", 1, 2, []int{0, 2}, []int{0}, []float64{1}},
+		{"decreasing", 2, 2, []int{0, 1, 0}, nil, nil},
+		{"col range", 1, 2, []int{0, 1}, []int{2}, []float64{1}},
+		{"col order", 1, 3, []int{0, 2}, []int{1, 0}, []float64{1, 1}},
+		{"col dup", 1, 3, []int{0, 2}, []int{1, 1}, []float64{1, 1}},
+		{"nan", 1, 3, []int{0, 1}, []int{1}, []float64{math.NaN()}},
+	}
+	for _, c := range cases {
+		if a, err := NewCSR(c.r, c.c, c.ptr, c.col, c.val); err == nil || a != nil {
+			t.Errorf("%s: want error", c.name)
+		}
+	}
+	bad := [][]Triplet{{{2, 0, 1}}, {{0, -1, 1}}, {{0, 0, math.Inf(1)}}}
+	for _, ts := range bad {
+		if _, err := CSRFromTriplets(2, 2, ts); err == nil {
+			t.Errorf("%v: want error", ts)
+		}
+	}
+	if _, err := CSRFromTriplets(-1, 2, nil); err == nil {
+		t.Error("negative dims: want error")
+	}
+	ok, err := NewCSR(2, 2, []int{0, 1, 2}, []int{1, 0}, []float64{1, 1})
+	if err != nil || ok.At(0, 1) != 1 {
+		t.Fatal(err)
+	}
+	_ = errors.New
+}

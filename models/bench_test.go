@@ -1,0 +1,173 @@
+package models
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"ukm/models/klr"
+	"ukm/models/spectral"
+)
+
+var (
+	sinkModel *Model
+	sinkMu    []float64
+	sinkInt   []int
+	sinkF     float64
+)
+
+// benchSetup loads ionosphere and draws l = 20 labels.
+func benchSetup(b *testing.B) (*prep, []int, []int) {
+	s := load(b, "ionosphere")
+	lab, ys, _ := pickLabeled(s.Y, 20, 1)
+	pr, err := prepare(context.Background(), s.X, lab, ys, &Options{Lambda: 0.01})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return pr, lab, ys
+}
+
+// BenchmarkPipeline times each stage of Fit on ionosphere (n = 351, d = 20,
+// l = 20, SKL with C = 2, RBF kernel), and the whole Fit with a fixed lambda
+// and with lambda chosen by 5-fold cross-validation.
+func BenchmarkPipeline(b *testing.B) {
+	ctx := context.Background()
+	s := load(b, "ionosphere")
+	lab, ys, _ := pickLabeled(s.Y, 20, 1)
+	pr, _, _ := benchSetup(b)
+	target, err := spectral.Target(ys, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("dataset=ionosphere/stage=kernel", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := prepare(ctx, s.X, lab, ys, &Options{Design: Standard})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := p.operator(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("dataset=ionosphere/stage=eig", func(b *testing.B) {
+		op, trace, err := pr.operator(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if err := pr.eigen(ctx, op, trace); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("dataset=ionosphere/stage=qp", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			mu, err := spectral.NewSKL(DefaultC).Coefficients(ctx, nil, pr.basis, lab, target)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkMu = mu
+		}
+	})
+	m, err := Fit(ctx, s.X, lab, ys, &Options{Lambda: 0.01})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("dataset=ionosphere/stage=klr", func(b *testing.B) {
+		var ft klr.Fitter
+		ft.Settings.Lambda = 0.01
+		var mm klr.Multi
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := ft.FitMultiFeatures(ctx, &mm, m.phiL, ys, 2, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("dataset=ionosphere/stage=select", func(b *testing.B) {
+		lp := newLoop(pr, &LoopOptions{Options: pr.opt.Options, Batch: 1, Budget: 10}, lab, ys)
+		if err := lp.fit(ctx, 0, &StageTimes{}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			h, _ := lp.evaluate()
+			sinkF = h
+			sinkInt = lp.topEntropy(1)
+		}
+	})
+	for _, v := range []struct {
+		name   string
+		lambda float64
+	}{{"fixed", 0.01}, {"cv", 0}} {
+		b.Run("dataset=ionosphere/stage=all/lambda="+v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m, err := Fit(ctx, s.X, lab, ys, &Options{Lambda: v.lambda})
+				if err != nil {
+					b.Fatal(err)
+				}
+				sinkModel = m
+			}
+		})
+	}
+}
+
+// BenchmarkUKLRRound times one UKLR round after the first on ionosphere
+// (n = 351, d = 20, l = 20 + 1): SKL QP hot-started from the previous round,
+// warm KLR refit on the features, probabilities and entropies over the 330
+// unlabeled points, selection of one point. Each iteration labels one of two
+// alternating points and then unlabels it again, so that consecutive rounds
+// solve different problems (a hot start at the exact optimum would flatter
+// the QP).
+func BenchmarkUKLRRound(b *testing.B) {
+	ctx := context.Background()
+	pr, lab, ys := benchSetup(b)
+	s := load(b, "ionosphere")
+	lp := newLoop(pr, UKLR(pr.opt.Options, 1, 1), lab, ys)
+	if err := lp.fit(ctx, 0, &StageTimes{}); err != nil {
+		b.Fatal(err)
+	}
+	lp.evaluate()
+	cand := []int{lp.unl[0], lp.unl[len(lp.unl)/2]}
+	var times StageTimes
+	b.Run("dataset=ionosphere", func(b *testing.B) {
+		b.ReportAllocs()
+		k := 0
+		for b.Loop() {
+			q := cand[k%2]
+			k++
+			lp.lab = append(lp.lab, q)
+			lp.ys = append(lp.ys, s.Y[q])
+			lp.inL[q] = true
+			w := 0
+			for _, i := range lp.unl {
+				if i != q {
+					lp.unl[w] = i
+					w++
+				}
+			}
+			lp.unl = lp.unl[:w]
+			if err := lp.fit(ctx, 1, &times); err != nil {
+				b.Fatal(err)
+			}
+			sinkF, _ = lp.evaluate()
+			sel, err := lp.choose(1, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkInt = sel
+			// Undo: q becomes unlabeled again.
+			lp.lab, lp.ys = lp.lab[:len(lp.lab)-1], lp.ys[:len(lp.ys)-1]
+			lp.inL[q] = false
+			pos, _ := slices.BinarySearch(lp.unl, q)
+			lp.unl = slices.Insert(lp.unl, pos, q)
+		}
+	})
+}

@@ -1,0 +1,55 @@
+// Package models is the entry point of ukm: it learns Unified Kernel
+// Machines (Hoi, Lyu and Chang, KDD 2006) from labeled and unlabeled points
+// and runs their active-learning loop.
+//
+// # Fit
+//
+// Fit takes all n points (labeled and unlabeled), the indices of the labeled
+// ones and their classes 0..c-1, and returns a Model:
+//
+//  1. The features are scaled (z-score by default), fitted on all n points:
+//     the setting is transductive, the unlabeled points are known.
+//  2. The initial kernel K0 (RBF of median width by default, or linear or
+//     quadratic) is built and cosine-normalised ("initial normalized
+//     kernel", KDD'06 Fig. 6).
+//  3. Its top d eigenpairs (d = 20 by default) are computed once with
+//     package eig. The graph designs use instead the bottom d eigenpairs of
+//     the combinatorial Laplacian of the unweighted 10-NN graph (KDD'06
+//     section 6.2).
+//  4. A design (package spectral) chooses the spectral coefficients mu: SKL
+//     maximises the alignment of the labeled block with the target under the
+//     decay constraints mu_i >= C mu_{i+1} (a QP); Cluster and Truncated are
+//     the unsupervised kernels of eq. 15-16; Order, ImpOrder, Diffusion and
+//     GaussianField are graph kernels; Standard skips steps 3-4 and uses K0.
+//  5. The learned kernel Kbar = V diag(mu) Vᵀ is kept as (V, mu), never as an
+//     n x n matrix. KLR (one-versus-all, eq. 17) is trained on the feature
+//     map Phi = V diag(sqrt(mu)) of the labeled rows, which costs O(l d²) per
+//     Newton step; lambda is chosen by cross-validation on the labeled set
+//     unless given. The SVM alternative is trained on Phi_L Phi_Lᵀ.
+//
+// Model.Predict and Model.Proba classify training points (typically the
+// unlabeled ones) through their rows of Phi. Model.PredictNew classifies new
+// points through the Nyström extension v(x) = K0(x, X) V diag(1/lambda) of
+// the eigenvectors, with the fitted scaling and normalisation applied; for a
+// training point it reproduces its row of V to rounding. The graph designs
+// have no kernel function for new points and return ErrNoOutOfSample.
+//
+// # Active learning
+//
+// Loop implements KDD'06 Fig. 6: fit, test convergence, query the most
+// informative unlabeled points, repeat. The eigenpairs are computed once;
+// each round re-solves the SKL QP hot-started from the previous round (UKLR,
+// LearnKernel set) or keeps the kernel fixed, re-fits KLR warm-started, and
+// scores the unlabeled points by entropy (eq. 19). UKLR, KLRActive and
+// KLRRand return ready-made LoopOptions for the comparison of section 6.3.
+// The loop stops when the budget is spent, when the largest entropy drops
+// below a threshold, or when a round changes no prediction.
+//
+// # Errors
+//
+// Invalid input (shapes, indices, labels, NaN, settings) returns an error
+// wrapping ErrInput. A cancelled context stops Fit and Loop between and
+// inside stages, with an error wrapping ctx.Err(). Every random choice
+// (cross-validation folds, eigensolver start, bandwidth sampling, random
+// queries) is drawn from Options.Seed, so results are reproducible.
+package models

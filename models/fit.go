@@ -1,0 +1,528 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/eig"
+	"ukm/linalg"
+	"ukm/models/klr"
+	"ukm/models/spectral"
+	"ukm/models/svm"
+)
+
+// nystromRelTol: eigenvalues below nystromRelTol times the largest are
+// treated as zero by the Nyström extension (their coordinate of a new point
+// is set to 0 instead of dividing rounding noise by rounding noise). Kernel
+// entries carry relative errors of order 1e-16 n, so 1e-10 is far above the
+// noise for any n this package handles and far below the eigenvalues SKL
+// gives weight to.
+const nystromRelTol = 1e-10
+
+// prep is what Fit and Loop share: the data after scaling, the initial kernel
+// and, unless the design is Standard, the eigenpairs computed once.
+type prep struct {
+	opt     resolved
+	n       int
+	classes int
+	scaler  *linalg.Scaler // nil without scaling
+	xs      *mat.Dense     // scaled data, n x p
+	kern    linalg.Kernel
+	gamma   float64   // RBF width, 0 for other kernels
+	norm    bool      // cosine normalisation of the kernel
+	diag    []float64 // raw k(x_i, x_i), when norm
+	basis   *spectral.Basis
+	times   StageTimes
+}
+
+// checkData validates x, labeled and labels and returns n and the number of
+// classes.
+func checkData(x *mat.Dense, labeled, labels []int) (n, classes int, err error) {
+	if x == nil || x.IsEmpty() {
+		return 0, 0, inputf("empty data matrix")
+	}
+	n, p := x.Dims()
+	for i := 0; i < n; i++ {
+		for j, v := range x.RawRowView(i)[:p] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, 0, inputf("x(%d,%d) = %v is not finite", i, j, v)
+			}
+		}
+	}
+	if len(labeled) != len(labels) {
+		return 0, 0, inputf("%d labeled indices but %d labels", len(labeled), len(labels))
+	}
+	if len(labeled) == 0 {
+		return 0, 0, inputf("no labeled points")
+	}
+	seen := make([]bool, n)
+	for k, i := range labeled {
+		if i < 0 || i >= n {
+			return 0, 0, inputf("labeled index %d (position %d) outside [0, %d)", i, k, n)
+		}
+		if seen[i] {
+			return 0, 0, inputf("labeled index %d repeated", i)
+		}
+		seen[i] = true
+	}
+	classes, err = countClasses(labels)
+	return n, classes, err
+}
+
+// countClasses returns max(labels)+1 after checking that labels are
+// non-negative and that every class 0..max occurs.
+func countClasses(labels []int) (int, error) {
+	c := 0
+	for k, y := range labels {
+		if y < 0 {
+			return 0, inputf("label %d (position %d) is negative; labels are class indices 0..c-1", y, k)
+		}
+		c = max(c, y+1)
+	}
+	if c < 2 {
+		return 0, inputf("all labeled points are in class %d; at least two classes are needed", c-1)
+	}
+	count := make([]int, c)
+	for _, y := range labels {
+		count[y]++
+	}
+	for k, m := range count {
+		if m == 0 {
+			return 0, inputf("class %d has no labeled point (labels must use every class 0..%d)", k, c-1)
+		}
+	}
+	return c, nil
+}
+
+// prepare scales the data, builds the initial kernel (or graph) and computes
+// the eigenpairs.
+func prepare(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options) (*prep, error) {
+	if ctx == nil {
+		return nil, inputf("nil context")
+	}
+	n, classes, err := checkData(x, labeled, labels)
+	if err != nil {
+		return nil, err
+	}
+	r, err := opt.resolve(n)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("models: %w", err)
+	}
+	pr := &prep{opt: r, n: n, classes: classes}
+	t0 := time.Now()
+	switch r.Scale {
+	case NoScaling:
+		pr.xs = mat.DenseCopyOf(x)
+	default:
+		method := linalg.ZScore
+		if r.Scale == MinMax {
+			method = linalg.MinMax
+		}
+		pr.xs, pr.scaler, err = linalg.FitTransform(x, method)
+		if err != nil {
+			return nil, fmt.Errorf("models: scaling: %w", err)
+		}
+	}
+	// The graph designs never evaluate the initial kernel.
+	if !r.Design.graph() {
+		if err := pr.setKernel(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if r.Design == Standard {
+		pr.times.Kernel = time.Since(t0)
+		return pr, nil
+	}
+	op, trace, err := pr.operator(ctx)
+	pr.times.Kernel = time.Since(t0)
+	if err != nil {
+		return nil, err
+	}
+	t0 = time.Now()
+	err = pr.eigen(ctx, op, trace)
+	pr.times.Eig = time.Since(t0)
+	if err != nil {
+		return nil, err
+	}
+	return pr, nil
+}
+
+// operator builds the matrix whose eigenpairs form the basis: the
+// (normalised) Gram matrix, or the combinatorial Laplacian of the unweighted
+// kNN graph for the graph designs. trace is the Gram matrix's trace (0 for
+// the Laplacian).
+func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, err error) {
+	if pr.opt.Design.graph() {
+		w, err := linalg.KNNGraph(ctx, pr.xs, pr.opt.GraphK, nil)
+		if err != nil {
+			return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
+		}
+		lap, err := linalg.Laplacian(w, linalg.Combinatorial)
+		if err != nil {
+			return nil, 0, fmt.Errorf("models: Laplacian: %w", err)
+		}
+		if op, err = eig.NewCSR(lap); err != nil {
+			return nil, 0, fmt.Errorf("models: %w", err)
+		}
+		return op, 0, nil
+	}
+	k, err := linalg.Gram(ctx, pr.kern, pr.xs)
+	if err != nil {
+		return nil, 0, fmt.Errorf("models: Gram matrix: %w", err)
+	}
+	if pr.norm {
+		if err := linalg.CosineNormalize(k, k); err != nil {
+			return nil, 0, fmt.Errorf("models: normalising the kernel: %w", err)
+		}
+	}
+	for i := 0; i < pr.n; i++ {
+		trace += k.At(i, i)
+	}
+	if op, err = eig.NewDense(k); err != nil {
+		return nil, 0, fmt.Errorf("models: %w", err)
+	}
+	return op, trace, nil
+}
+
+// eigen computes the basis: the top d eigenpairs of a kernel (descending) or
+// the bottom d of a Laplacian (ascending), cut by EnergyFraction.
+func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error {
+	settings := &eig.Settings{Seed: pr.opt.Seed}
+	if pr.opt.Design.graph() {
+		settings.Which = eig.Smallest
+	}
+	res, err := eig.TopD(ctx, op, pr.opt.d, settings)
+	if err != nil {
+		return fmt.Errorf("models: eigenpairs: %w", err)
+	}
+	vals, vecs := res.Values, res.Vectors
+	if pr.opt.EnergyFraction > 0 {
+		d, err := eig.DForEnergy(vals, trace, pr.opt.EnergyFraction)
+		if err != nil {
+			return fmt.Errorf("models: %w", err)
+		}
+		vals = vals[:d]
+		vecs = mat.DenseCopyOf(vecs.Slice(0, pr.n, 0, d))
+	}
+	pr.basis = &spectral.Basis{Values: append([]float64(nil), vals...), V: vecs}
+	return nil
+}
+
+// setKernel chooses the initial kernel (the RBF width by the median
+// heuristic when not given) and, for cosine normalisation, records the
+// diagonal k(x_i, x_i).
+func (pr *prep) setKernel(ctx context.Context) error {
+	r := &pr.opt
+	var err error
+	switch r.Kernel.Kind {
+	case Linear:
+		pr.kern = linalg.Linear{}
+	case Quadratic:
+		pr.kern = linalg.Quadratic()
+	default:
+		g := r.Kernel.Gamma
+		if g == 0 {
+			g, err = linalg.MedianGamma(ctx, pr.xs, &linalg.BandwidthOptions{Seed: r.Seed})
+			if errors.Is(err, linalg.ErrDegenerate) {
+				return fmt.Errorf("%w: RBF bandwidth: %w", ErrInput, err)
+			}
+			if err != nil {
+				return fmt.Errorf("models: RBF bandwidth: %w", err)
+			}
+		}
+		pr.kern = linalg.RBF{Gamma: g}
+		pr.gamma = g
+	}
+	// The RBF kernel has k(x, x) = 1: normalising it is the identity.
+	pr.norm = !r.Kernel.Raw && r.Kernel.Kind != RBF
+	if pr.norm {
+		pr.diag = make([]float64, pr.n)
+		for i := range pr.diag {
+			row := pr.xs.RawRowView(i)
+			pr.diag[i] = pr.kern.Eval(row, row)
+			if !(pr.diag[i] > 0) {
+				return inputf("k(x_%d, x_%d) = %v: a %v kernel cannot be cosine-normalised at a point that scales to the origin (set Kernel.Raw or change the scaling)",
+					i, i, pr.diag[i], r.Kernel.Kind)
+			}
+		}
+	}
+	return nil
+}
+
+// newDesign returns the spectral design of the options.
+func (pr *prep) newDesign() spectral.Design {
+	switch pr.opt.Design {
+	case Cluster:
+		return spectral.Cluster{}
+	case Truncated:
+		return spectral.Truncated{}
+	case Order:
+		return spectral.Order{}
+	case ImpOrder:
+		return spectral.Order{Improved: true}
+	case Diffusion:
+		return spectral.Diffusion{Sigma2: pr.opt.Sigma2}
+	case GaussianField:
+		return spectral.GaussianField{Eps: pr.opt.Eps}
+	}
+	return spectral.NewSKL(pr.opt.C)
+}
+
+// Fit learns a kernel machine from all n points of x (labeled and unlabeled)
+// and the class labels (0..c-1, every class present) of the rows labeled.
+//
+// Pipeline: scale the features (fitted on all n rows); build the initial
+// kernel K0 (normalised); compute its top d eigenpairs (or the bottom d of a
+// kNN-graph Laplacian) once; choose spectral coefficients mu with the design
+// (SKL by default); train the classifier on the low-rank feature map
+// Phi = V diag(sqrt(mu)) of the labeled rows (KLR in feature form, O(l d²)
+// per Newton step; the SVM on Phi_L Phi_Lᵀ). The learned kernel
+// V diag(mu) Vᵀ is never formed. With Design Standard no eigenpairs are
+// computed and the classifier is trained on the labeled block of K0.
+//
+// All points may be labeled. Invalid input returns an error wrapping
+// ErrInput. If the classifier stops at its iteration limit or stalls, Fit
+// returns the usable model together with the error (wrapping
+// klr.ErrIterationLimit or klr.ErrStalled, or svm.ErrIterationLimit).
+func Fit(ctx context.Context, x *mat.Dense, labeled []int, labels []int, opt *Options) (*Model, error) {
+	pr, err := prepare(ctx, x, labeled, labels, opt)
+	if err != nil {
+		return nil, err
+	}
+	m := pr.newModel(labeled, labels)
+	if pr.basis != nil {
+		t0 := time.Now()
+		target, err := spectral.Target(labels, pr.classes)
+		if err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		m.mu, err = pr.newDesign().Coefficients(ctx, nil, pr.basis, labeled, target)
+		m.times.Design = time.Since(t0)
+		if err != nil {
+			return nil, fmt.Errorf("models: %v design: %w", pr.opt.Design, err)
+		}
+		m.setFeatures()
+	} else {
+		m.kxl, err = pr.crossTrain(ctx, nil, labeled)
+		if err != nil {
+			return nil, err
+		}
+	}
+	t0 := time.Now()
+	err = m.train(ctx)
+	m.times.Fit = time.Since(t0)
+	if err != nil && !m.trained() {
+		return nil, err
+	}
+	m.alignment = m.computeAlignment()
+	return m, err
+}
+
+func (pr *prep) newModel(labeled, labels []int) *Model {
+	return &Model{
+		pr:      pr,
+		classes: pr.classes,
+		labeled: append([]int(nil), labeled...),
+		labels:  append([]int(nil), labels...),
+		times:   pr.times,
+	}
+}
+
+// crossTrain returns the (normalised) n x len(cols) kernel block
+// K0(X, X_cols), written into dst when it has that shape.
+func (pr *prep) crossTrain(ctx context.Context, dst *mat.Dense, cols []int) (*mat.Dense, error) {
+	p := pr.xs.RawMatrix().Cols
+	z := mat.NewDense(len(cols), p, nil)
+	for a, j := range cols {
+		z.SetRow(a, pr.xs.RawRowView(j))
+	}
+	if dst != nil {
+		if r, c := dst.Dims(); r != pr.n || c != len(cols) {
+			dst = nil
+		}
+	}
+	if dst == nil {
+		dst = &mat.Dense{}
+	}
+	if err := linalg.CrossTo(ctx, dst, pr.kern, pr.xs, z); err != nil {
+		return nil, fmt.Errorf("models: cross kernel: %w", err)
+	}
+	if pr.norm {
+		raw := dst.RawMatrix()
+		for i := 0; i < pr.n; i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+			for a, j := range cols {
+				row[a] /= math.Sqrt(pr.diag[i] * pr.diag[j])
+			}
+		}
+	}
+	// The labeled block must be exactly symmetric for the kernel machines;
+	// the product kernels may round the two triangles differently.
+	for a, i := range cols {
+		for b := a + 1; b < len(cols); b++ {
+			j := cols[b]
+			v := 0.5 * (dst.At(i, b) + dst.At(j, a))
+			dst.Set(i, b, v)
+			dst.Set(j, a, v)
+		}
+	}
+	return dst, nil
+}
+
+// crossNew returns the normalised kernel block K0(z, X_cols) of new scaled
+// points z (m x p); cols nil means all n training points.
+func (pr *prep) crossNew(ctx context.Context, z *mat.Dense, cols []int) (*mat.Dense, error) {
+	xs := pr.xs
+	if cols != nil {
+		p := xs.RawMatrix().Cols
+		xs = mat.NewDense(len(cols), p, nil)
+		for a, j := range cols {
+			xs.SetRow(a, pr.xs.RawRowView(j))
+		}
+	}
+	var k mat.Dense
+	if err := linalg.CrossTo(ctx, &k, pr.kern, z, xs); err != nil {
+		return nil, fmt.Errorf("models: cross kernel: %w", err)
+	}
+	if pr.norm {
+		m, _ := z.Dims()
+		raw := k.RawMatrix()
+		for i := 0; i < m; i++ {
+			zi := z.RawRowView(i)
+			dz := pr.kern.Eval(zi, zi)
+			if !(dz > 0) {
+				return nil, inputf("new point %d has k(x, x) = %v and cannot be cosine-normalised", i, dz)
+			}
+			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+			for a := range row {
+				j := a
+				if cols != nil {
+					j = cols[a]
+				}
+				row[a] /= math.Sqrt(dz * pr.diag[j])
+			}
+		}
+	}
+	return &k, nil
+}
+
+// gatherRows copies rows idx of src into dst (reshaped when needed).
+func gatherRows(dst *mat.Dense, src *mat.Dense, idx []int) *mat.Dense {
+	_, c := src.Dims()
+	if dst == nil {
+		dst = mat.NewDense(len(idx), c, nil)
+	} else if r, cc := dst.Dims(); r != len(idx) || cc != c {
+		dst.Reset()
+		dst.ReuseAs(len(idx), c)
+	}
+	for a, i := range idx {
+		copy(dst.RawRowView(a), src.RawRowView(i))
+	}
+	return dst
+}
+
+// scaleColumns sets dst = src diag(w); dst may be src.
+func scaleColumns(dst, src *mat.Dense, w []float64) {
+	r, c := src.Dims()
+	for i := 0; i < r; i++ {
+		s, d := src.RawRowView(i)[:c], dst.RawRowView(i)[:c]
+		for j, v := range s {
+			d[j] = v * w[j]
+		}
+	}
+}
+
+// sqrtMu returns sqrt(mu) elementwise into dst.
+func sqrtMu(dst, mu []float64) []float64 {
+	dst = append(dst[:0], mu...)
+	for i, v := range dst {
+		dst[i] = math.Sqrt(v)
+	}
+	return dst
+}
+
+// alignFeatures returns the alignment of the kernel Phi Phiᵀ with the target
+// Y Yᵀ: ||Phiᵀ Y||_F² / (||Phiᵀ Phi||_F ||Yᵀ Y||_F), in O(l d² + l r²).
+func alignFeatures(phi, y *mat.Dense) float64 {
+	var w alignWork
+	return w.features(phi, y)
+}
+
+// alignWork holds the small products of alignFeatures for reuse.
+type alignWork struct{ py, pp, yy []float64 }
+
+func (w *alignWork) features(phi, y *mat.Dense) float64 {
+	p, t := phi.RawMatrix(), y.RawMatrix()
+	d, r := p.Cols, t.Cols
+	w.py = growF(w.py, d*r)
+	w.pp = growF(w.pp, d*d)
+	w.yy = growF(w.yy, r*r)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, p, t, 0, blasGeneral(d, r, w.py))
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, p, p, 0, blasGeneral(d, d, w.pp))
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, t, t, 0, blasGeneral(r, r, w.yy))
+	den := math.Sqrt(sumSquares(w.pp) * sumSquares(w.yy))
+	if den == 0 {
+		return 0
+	}
+	return sumSquares(w.py) / den
+}
+
+func sumSquares(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
+
+// growF returns a slice of length n, reusing b's storage when it can.
+func growF(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n)
+	}
+	return b[:n]
+}
+
+// alignKernel returns the alignment of the symmetric kernel block k with
+// Y Yᵀ: tr(Yᵀ K Y) / (||K||_F ||Yᵀ Y||_F).
+func alignKernel(k, y *mat.Dense) float64 {
+	var ky, yky, yy mat.Dense
+	ky.Mul(k, y)
+	yky.Mul(y.T(), &ky)
+	yy.Mul(y.T(), y)
+	den := mat.Norm(k, 2) * mat.Norm(&yy, 2)
+	if den == 0 {
+		return 0
+	}
+	return mat.Trace(&yky) / den
+}
+
+// gemvRows sets dst[i] = row_i(a) . w + b for the m rows of a.
+func gemvRows(dst []float64, a *mat.Dense, w []float64, b float64) {
+	raw := a.RawMatrix()
+	for i := range dst[:raw.Rows] {
+		dst[i] = b
+	}
+	blas64.Gemv(blas.NoTrans, 1, raw, blas64.Vector{N: len(w), Inc: 1, Data: w}, 1,
+		blas64.Vector{N: raw.Rows, Inc: 1, Data: dst})
+}
+
+// isSoft reports the classifier errors after which the model is still usable.
+func isSoft(err error) bool {
+	return errors.Is(err, klr.ErrIterationLimit) || errors.Is(err, klr.ErrStalled) || errors.Is(err, svm.ErrIterationLimit)
+}
+
+// blasGeneral returns a dense r x c row-major view of data.
+func blasGeneral(r, c int, data []float64) blas64.General {
+	return blas64.General{Rows: r, Cols: c, Stride: c, Data: data[:r*c]}
+}

@@ -1,0 +1,592 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/active"
+	"ukm/models/klr"
+	"ukm/models/spectral"
+)
+
+// LoopOptions configures an active-learning loop (KDD'06 Fig. 6). The zero
+// value means: the Options defaults, the kernel learned once from the
+// initial labels and kept, entropy selection, one query per round and a
+// budget of zero (a single fit).
+type LoopOptions struct {
+	Options
+	// LearnKernel re-learns the spectral coefficients every round from the
+	// grown labeled set (UKLR). When false the kernel is fixed: the initial
+	// kernel for Design Standard (KLR+Active, KLR+Rand), otherwise the
+	// design is applied once to the initial labels.
+	LearnKernel bool
+	// Selector picks the points to query from the class probabilities of
+	// the unlabeled points. Nil means active.Entropy{} (KDD'06 eq. 19). An
+	// active.Random selector gets the round index as its Round.
+	Selector active.Selector
+	// Batch is the number of points queried per round; zero means 1
+	// (KDD'06 Table 3 uses 10).
+	Batch int
+	// Budget is the total number of queries.
+	Budget int
+	// EntropyStop, if positive, stops the loop once the largest entropy of
+	// the predicted class distribution over the unlabeled points is below it.
+	EntropyStop float64
+	// StopUnchanged stops the loop when a round leaves every prediction on
+	// the (remaining) unlabeled points as it was in the previous round.
+	StopUnchanged bool
+	// Truth, if not nil, holds the true class of all n points; each Round
+	// then reports the accuracy on the points still unlabeled.
+	Truth []int
+	// Progress, if not nil, is called after every round.
+	Progress func(Round)
+}
+
+// Round reports one round of an active-learning loop: the fit on Labeled
+// points, then the queries.
+type Round struct {
+	// Index counts rounds from 0 (the fit on the initial labels).
+	Index int
+	// Labeled is the number of labeled points the round was fitted on.
+	Labeled int
+	// Alignment of the learned kernel's labeled block with the target.
+	Alignment float64
+	// MaxEntropy is the largest entropy (natural log) of the predicted class
+	// distribution over the unlabeled points (0 if none remain).
+	MaxEntropy float64
+	// Accuracy on the unlabeled points, NaN without LoopOptions.Truth.
+	Accuracy float64
+	// Queried holds the points queried at the end of the round (empty in
+	// the last round).
+	Queried []int
+	// Times of the round's stages (Kernel and Eig only in round 0).
+	Times StageTimes
+}
+
+// UKLR returns loop options for Unified Kernel Logistic Regression (KDD'06
+// Fig. 6): the spectral kernel (opt.Design, SKL by default) is re-learned
+// every round and the points of maximal entropy are queried, batch per
+// round, budget in total.
+func UKLR(opt Options, budget, batch int) *LoopOptions {
+	return &LoopOptions{Options: opt, LearnKernel: true, Selector: active.Entropy{}, Budget: budget, Batch: batch}
+}
+
+// KLRActive returns loop options for the KLR+Active baseline of KDD'06
+// section 6.3: KLR on the initial kernel (Design Standard), querying the
+// points of maximal entropy.
+func KLRActive(opt Options, budget, batch int) *LoopOptions {
+	opt.Design = Standard
+	return &LoopOptions{Options: opt, Selector: active.Entropy{}, Budget: budget, Batch: batch}
+}
+
+// KLRRand returns loop options for the KLR+Rand baseline of KDD'06 section
+// 6.3: KLR on the initial kernel, querying random points (seeded by
+// opt.Seed).
+func KLRRand(opt Options, budget, batch int) *LoopOptions {
+	opt.Design = Standard
+	return &LoopOptions{Options: opt, Selector: active.Random{Seed: opt.Seed}, Budget: budget, Batch: batch}
+}
+
+// loop is the state of an active-learning run. Its buffers are sized once
+// for the final labeled set so that rounds after the first do not allocate
+// in proportion to n.
+type loop struct {
+	pr     *prep
+	opt    *LoopOptions
+	design spectral.Design
+	ft     klr.Fitter
+	mm     klr.Multi
+
+	lab, ys []int  // labeled set, grows
+	inL     []bool // n
+	unl     []int  // unlabeled indices, ascending
+
+	mu, smu []float64
+	phiL    mat.Dense // l x d features of the labeled rows
+	vl      []float64 // backing of phiL
+	tbuf    []float64 // backing of the target factor
+	tmat    mat.Dense // the target factor, a view of tbuf
+	aw      alignWork
+	kall    *mat.Dense
+	kll     []float64
+
+	dec, w   []float64 // decision values n x models, weight scratch
+	probs    []float64 // |U| x c
+	pred     []int     // n
+	prevPred []int     // n
+	sel      []int
+	scores   []float64
+
+	lambda       float64
+	lambdaSource LambdaSource
+	cv           *klr.CVResult
+	alignment    float64
+	fitted       bool
+	times        StageTimes
+}
+
+func (lo *LoopOptions) check(n int) error {
+	switch {
+	case lo.Batch < 0:
+		return inputf("batch size %d is negative", lo.Batch)
+	case lo.Budget < 0:
+		return inputf("budget %d is negative", lo.Budget)
+	case math.IsNaN(lo.EntropyStop) || lo.EntropyStop < 0:
+		return inputf("entropy threshold %v must be non-negative", lo.EntropyStop)
+	case lo.Classifier != KLR:
+		return inputf("active learning needs class probabilities: use the KLR classifier")
+	case lo.Truth != nil && len(lo.Truth) != n:
+		return inputf("truth has %d labels for %d points", len(lo.Truth), n)
+	}
+	return nil
+}
+
+// Loop runs pool-based active learning (KDD'06 Fig. 6) from the labeled
+// points of x, asking oracle for the labels of the points it selects, and
+// returns the final model with one Round per fit.
+//
+// The initial kernel and its eigenpairs are computed once (the points do
+// not change, only their labels). Each round then: re-learns the spectral
+// coefficients when LearnKernel is set (the SKL QP hot-started from the
+// previous round), re-fits KLR warm-started from the previous round (lambda
+// is chosen once, in round 0, by cross-validation when Options.Lambda is
+// zero), computes the class probabilities of the unlabeled points, tests
+// convergence (budget spent, entropy below EntropyStop, predictions
+// unchanged, no candidates left) and otherwise queries a batch.
+//
+// There must be at least one unlabeled point (ErrNoCandidates otherwise).
+// Labels returned by the oracle must be classes of the initial labeled set.
+// On error the rounds completed so far are returned, with the model of the
+// last completed fit when there is one.
+func Loop(ctx context.Context, x *mat.Dense, labeled []int, labels []int, oracle active.Oracle, opt *LoopOptions) (*Model, []Round, error) {
+	if opt == nil {
+		opt = &LoopOptions{}
+	}
+	o := *opt
+	if o.Batch == 0 {
+		o.Batch = 1
+	}
+	if o.Selector == nil {
+		o.Selector = active.Entropy{}
+	}
+	n, _, err := checkData(x, labeled, labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := o.check(n); err != nil {
+		return nil, nil, err
+	}
+	if len(labeled) == n {
+		return nil, nil, fmt.Errorf("%w: %w: all %d points are labeled", ErrInput, ErrNoCandidates, n)
+	}
+	if oracle == nil && o.Budget > 0 {
+		return nil, nil, inputf("nil oracle with a budget of %d queries", o.Budget)
+	}
+	pr, err := prepare(ctx, x, labeled, labels, &o.Options)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.Truth != nil {
+		for i, y := range o.Truth {
+			if y < 0 || y >= pr.classes {
+				return nil, nil, inputf("truth label %d of point %d outside the %d classes", y, i, pr.classes)
+			}
+		}
+	}
+	lp := newLoop(pr, &o, labeled, labels)
+	if pr.basis == nil {
+		if err := lp.appendColumns(ctx, labeled); err != nil {
+			return nil, nil, err
+		}
+	}
+	var rounds []Round
+	spent := 0
+	for r := 0; ; r++ {
+		if err := ctx.Err(); err != nil {
+			return lp.model(), rounds, fmt.Errorf("models: loop cancelled in round %d: %w", r, err)
+		}
+		rd := Round{Index: r, Labeled: len(lp.lab)}
+		if r == 0 {
+			rd.Times = pr.times
+		}
+		if err := lp.fit(ctx, r, &rd.Times); err != nil {
+			return lp.model(), rounds, err
+		}
+		lp.times = pr.times
+		lp.times.Design, lp.times.Fit = rd.Times.Design, rd.Times.Fit
+		t0 := time.Now()
+		rd.Alignment = lp.alignment
+		rd.MaxEntropy, rd.Accuracy = lp.evaluate()
+		unchanged := r > 0 && lp.unchanged()
+		stop := spent >= o.Budget || len(lp.unl) == 0 ||
+			(o.EntropyStop > 0 && rd.MaxEntropy < o.EntropyStop) ||
+			(o.StopUnchanged && unchanged)
+		if !stop {
+			k := min(o.Batch, o.Budget-spent, len(lp.unl))
+			q, err := lp.choose(r, k)
+			if err != nil {
+				return lp.model(), rounds, err
+			}
+			rd.Times.Select = time.Since(t0)
+			got, err := oracle.Label(ctx, q)
+			if err != nil {
+				return lp.model(), rounds, fmt.Errorf("models: oracle: %w", err)
+			}
+			if len(got) != len(q) {
+				return lp.model(), rounds, inputf("oracle returned %d labels for %d points", len(got), len(q))
+			}
+			for a, y := range got {
+				if y < 0 || y >= pr.classes {
+					return lp.model(), rounds, inputf("oracle label %d for point %d outside the %d classes", y, q[a], pr.classes)
+				}
+			}
+			if err := lp.add(ctx, q, got); err != nil {
+				return lp.model(), rounds, err
+			}
+			spent += len(q)
+			rd.Queried = q
+		} else {
+			rd.Times.Select = time.Since(t0)
+		}
+		rounds = append(rounds, rd)
+		if o.Progress != nil {
+			o.Progress(rd)
+		}
+		if stop {
+			break
+		}
+	}
+	return lp.model(), rounds, nil
+}
+
+func newLoop(pr *prep, o *LoopOptions, labeled, labels []int) *loop {
+	n := pr.n
+	lmax := len(labeled) + min(o.Budget, n-len(labeled))
+	nm := pr.classes
+	if nm == 2 {
+		nm = 1
+	}
+	lp := &loop{pr: pr, opt: o,
+		lab:      append(make([]int, 0, lmax), labeled...),
+		ys:       append(make([]int, 0, lmax), labels...),
+		inL:      make([]bool, n),
+		unl:      make([]int, 0, n),
+		dec:      make([]float64, n*nm),
+		probs:    make([]float64, n*pr.classes),
+		pred:     make([]int, n),
+		prevPred: make([]int, n),
+		scores:   make([]float64, 0, o.Batch),
+		sel:      make([]int, 0, o.Batch),
+		tbuf:     make([]float64, lmax*pr.classes),
+	}
+	for _, i := range labeled {
+		lp.inL[i] = true
+	}
+	for i := 0; i < n; i++ {
+		if !lp.inL[i] {
+			lp.unl = append(lp.unl, i)
+		}
+	}
+	if pr.basis != nil {
+		lp.design = pr.newDesign()
+		_, d := pr.basis.V.Dims()
+		lp.vl = make([]float64, lmax*d)
+		lp.w = make([]float64, d)
+	} else {
+		lp.kall = mat.NewDense(n, lmax, nil)
+		lp.kll = make([]float64, lmax*lmax)
+		lp.w = make([]float64, lmax)
+	}
+	return lp
+}
+
+// appendColumns stores K0(X, x_j) for the new labeled points idx (Standard
+// design), in the columns after the current labeled ones.
+func (lp *loop) appendColumns(ctx context.Context, idx []int) error {
+	k, err := lp.pr.crossTrain(ctx, nil, idx)
+	if err != nil {
+		return err
+	}
+	off := len(lp.lab) - len(idx)
+	for i := 0; i < lp.pr.n; i++ {
+		copy(lp.kall.RawRowView(i)[off:off+len(idx)], k.RawRowView(i))
+	}
+	return nil
+}
+
+// target fills the target factor of the current labels (as spectral.Target)
+// into a reused buffer.
+func (lp *loop) target() *mat.Dense {
+	c := lp.pr.classes
+	l := len(lp.ys)
+	t := &lp.tmat
+	if c == 2 {
+		t.SetRawMatrix(blasGeneral(l, 1, lp.tbuf))
+		for i, y := range lp.ys {
+			lp.tbuf[i] = float64(2*y - 1)
+		}
+		return t
+	}
+	cf := float64(c)
+	s := math.Sqrt(cf / (cf - 1))
+	t.SetRawMatrix(blasGeneral(l, c, lp.tbuf))
+	for i, y := range lp.ys {
+		row := t.RawRowView(i)
+		for j := range row {
+			v := -1 / cf
+			if j == y {
+				v++
+			}
+			row[j] = s * v
+		}
+	}
+	return t
+}
+
+// fit learns the coefficients (when due) and the classifier of round r.
+func (lp *loop) fit(ctx context.Context, r int, times *StageTimes) error {
+	pr := lp.pr
+	l := len(lp.lab)
+	var x mat.Matrix
+	kernel := pr.basis == nil
+	target := lp.target()
+	if !kernel {
+		t0 := time.Now()
+		if r == 0 || lp.opt.LearnKernel {
+			var err error
+			lp.mu, err = lp.design.Coefficients(ctx, lp.mu, pr.basis, lp.lab, target)
+			if err != nil {
+				return fmt.Errorf("models: round %d: %v design: %w", r, pr.opt.Design, err)
+			}
+			lp.smu = sqrtMu(lp.smu, lp.mu)
+		}
+		times.Design = time.Since(t0)
+		_, d := pr.basis.V.Dims()
+		lp.phiL.SetRawMatrix(blasGeneral(l, d, lp.vl))
+		for a, i := range lp.lab {
+			row := lp.phiL.RawRowView(a)
+			for j, v := range pr.basis.V.RawRowView(i)[:d] {
+				row[j] = v * lp.smu[j]
+			}
+		}
+		x = &lp.phiL
+		lp.alignment = lp.aw.features(&lp.phiL, target)
+	} else {
+		k := mat.NewDense(l, l, lp.kll[:l*l])
+		for a, i := range lp.lab {
+			copy(k.RawRowView(a), lp.kall.RawRowView(i)[:l])
+		}
+		symmetrise(k)
+		x = k
+		lp.alignment = alignKernel(k, target)
+	}
+	t0 := time.Now()
+	defer func() { times.Fit = time.Since(t0) }()
+	if r == 0 {
+		var err error
+		lp.lambda, lp.lambdaSource, lp.cv, err = chooseLambda(ctx, &pr.opt, x, kernel, lp.ys, pr.classes)
+		if err != nil {
+			return err
+		}
+		lp.ft.Settings = klr.Settings{Lambda: lp.lambda, Bias: pr.opt.Bias}
+	}
+	var err error
+	if kernel {
+		err = lp.ft.FitMultiKernel(ctx, &lp.mm, x, lp.ys, pr.classes, r > 0)
+	} else {
+		err = lp.ft.FitMultiFeatures(ctx, &lp.mm, x, lp.ys, pr.classes, r > 0)
+	}
+	if err != nil && !isSoft(err) {
+		return fmt.Errorf("models: round %d: KLR: %w", r, err)
+	}
+	lp.fitted = true
+	return nil
+}
+
+// evaluate computes decision values, probabilities and predictions over the
+// unlabeled points; it returns the largest entropy and the accuracy (NaN
+// without truth).
+func (lp *loop) evaluate() (maxH, acc float64) {
+	pr := lp.pr
+	n, c := pr.n, pr.classes
+	l := len(lp.lab)
+	nm := len(lp.mm.Models)
+	for k := range lp.mm.Models {
+		m := &lp.mm.Models[k]
+		f := lp.dec[k*n : (k+1)*n]
+		if pr.basis != nil {
+			// f = Phi w + b = V (sqrt(mu) .* w) + b over all n points.
+			w := lp.w[:len(m.Coef)]
+			for j, v := range m.Coef {
+				w[j] = v * lp.smu[j]
+			}
+			gemvRows(f, pr.basis.V, w, m.Bias)
+		} else {
+			gemvRows(f, lp.kall.Slice(0, n, 0, l).(*mat.Dense), m.Coef, m.Bias)
+		}
+	}
+	right := 0
+	for a, i := range lp.unl {
+		p := lp.probs[a*c : (a+1)*c]
+		if nm == 1 {
+			q := klr.Sigmoid(lp.dec[i])
+			p[0], p[1] = 1-q, q
+			lp.pred[i] = 0
+			if lp.dec[i] > 0 {
+				lp.pred[i] = 1
+			}
+		} else {
+			var sum float64
+			best := 0
+			for k := range p {
+				f := lp.dec[k*n+i]
+				p[k] = klr.Sigmoid(f)
+				sum += p[k]
+				if f > lp.dec[best*n+i] {
+					best = k
+				}
+			}
+			for k := range p {
+				if sum > 0 {
+					p[k] /= sum
+				} else {
+					p[k] = 1 / float64(c)
+				}
+			}
+			lp.pred[i] = best
+		}
+		maxH = math.Max(maxH, active.EntropyScore(p))
+		if lp.opt.Truth != nil && lp.pred[i] == lp.opt.Truth[i] {
+			right++
+		}
+	}
+	acc = math.NaN()
+	if lp.opt.Truth != nil && len(lp.unl) > 0 {
+		acc = float64(right) / float64(len(lp.unl))
+	}
+	return maxH, acc
+}
+
+// unchanged reports whether the predictions on the current unlabeled points
+// equal those of the previous round, and saves the current ones.
+func (lp *loop) unchanged() bool {
+	same := true
+	for _, i := range lp.unl {
+		if lp.pred[i] != lp.prevPred[i] {
+			same = false
+		}
+	}
+	copy(lp.prevPred, lp.pred)
+	return same
+}
+
+// choose returns the k points to query in round r.
+func (lp *loop) choose(r, k int) ([]int, error) {
+	if r == 0 {
+		copy(lp.prevPred, lp.pred)
+	}
+	c := lp.pr.classes
+	u := len(lp.unl)
+	var rows []int
+	switch s := lp.opt.Selector.(type) {
+	case active.Entropy:
+		rows = lp.topEntropy(k)
+	case active.Random:
+		s.Round = uint64(r)
+		var err error
+		if rows, err = s.Select(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), k); err != nil {
+			return nil, fmt.Errorf("models: selection: %w", err)
+		}
+	default:
+		var err error
+		if rows, err = s.Select(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), k); err != nil {
+			return nil, fmt.Errorf("models: selection: %w", err)
+		}
+	}
+	if len(rows) == 0 || len(rows) > k {
+		return nil, fmt.Errorf("models: selector returned %d points, want 1..%d", len(rows), k)
+	}
+	q := make([]int, len(rows))
+	for a, row := range rows {
+		if row < 0 || row >= u || slices.Contains(rows[:a], row) {
+			return nil, fmt.Errorf("models: selector returned an invalid or repeated row %d", row)
+		}
+		q[a] = lp.unl[row]
+	}
+	return q, nil
+}
+
+// topEntropy returns the rows of the k largest entropies, largest first,
+// ties to the lower row (as active.Entropy), without allocating.
+func (lp *loop) topEntropy(k int) []int {
+	c := lp.pr.classes
+	sel, sc := lp.sel[:0], lp.scores[:0]
+	for a := range lp.unl {
+		h := active.EntropyScore(lp.probs[a*c : (a+1)*c])
+		if len(sel) == k && !(h > sc[k-1]) {
+			continue
+		}
+		if len(sel) < k {
+			sel, sc = append(sel, 0), append(sc, 0)
+		}
+		// Insert keeping sc descending; equal scores keep earlier rows first.
+		j := len(sel) - 1
+		for j > 0 && h > sc[j-1] {
+			sel[j], sc[j] = sel[j-1], sc[j-1]
+			j--
+		}
+		sel[j], sc[j] = a, h
+	}
+	lp.sel, lp.scores = sel, sc
+	return sel
+}
+
+// add moves the queried points q with labels y to the labeled set.
+func (lp *loop) add(ctx context.Context, q, y []int) error {
+	lp.lab = append(lp.lab, q...)
+	lp.ys = append(lp.ys, y...)
+	for _, i := range q {
+		lp.inL[i] = true
+	}
+	k := 0
+	for _, i := range lp.unl {
+		if !lp.inL[i] {
+			lp.unl[k] = i
+			k++
+		}
+	}
+	lp.unl = lp.unl[:k]
+	if lp.pr.basis == nil {
+		return lp.appendColumns(ctx, q)
+	}
+	return nil
+}
+
+// model returns a Model of the last completed fit (nil before the first).
+func (lp *loop) model() *Model {
+	if !lp.fitted {
+		return nil
+	}
+	m := lp.pr.newModel(lp.lab, lp.ys)
+	m.times = lp.times
+	if lp.pr.basis != nil {
+		m.mu = append([]float64(nil), lp.mu...)
+		m.setFeatures()
+	} else {
+		m.kxl = mat.DenseCopyOf(lp.kall.Slice(0, lp.pr.n, 0, len(lp.lab)))
+	}
+	mm := &klr.Multi{Classes: lp.mm.Classes, Models: make([]klr.Model, len(lp.mm.Models))}
+	for k, b := range lp.mm.Models {
+		b.Coef = append([]float64(nil), b.Coef...)
+		mm.Models[k] = b
+	}
+	m.klr = mm
+	m.lambda, m.lambdaSource, m.cv = lp.lambda, lp.lambdaSource, lp.cv
+	m.alignment = m.computeAlignment()
+	return m
+}

@@ -1,0 +1,434 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/klr"
+	"ukm/models/spectral"
+	"ukm/models/svm"
+)
+
+// LambdaSource tells where a model's KLR lambda came from.
+type LambdaSource int
+
+// Origins of lambda.
+const (
+	// LambdaGiven: Options.Lambda was set.
+	LambdaGiven LambdaSource = iota
+	// LambdaCV: chosen by cross-validation on the labeled set.
+	LambdaCV
+	// LambdaDefault: cross-validation was impossible (a class with a single
+	// labeled example) and klr.DefaultLambda was used.
+	LambdaDefault
+)
+
+// String describes the source.
+func (s LambdaSource) String() string {
+	switch s {
+	case LambdaGiven:
+		return "given"
+	case LambdaCV:
+		return "cross-validation"
+	case LambdaDefault:
+		return "default (a class has one labeled example)"
+	}
+	return fmt.Sprintf("LambdaSource(%d)", int(s))
+}
+
+// Model is a fitted kernel machine: the scaler and initial kernel, the basis
+// V (n x d) with its eigenvalues, the spectral coefficients mu, the trained
+// classifier and timings. The learned kernel V diag(mu) Vᵀ is kept in that
+// factored form. A Model is safe for concurrent use by its read-only methods.
+type Model struct {
+	pr      *prep
+	classes int
+	labeled []int
+	labels  []int
+
+	mu   []float64
+	phi  *mat.Dense // n x d, V diag(sqrt(mu)); nil for Standard
+	phiL *mat.Dense // labeled rows of phi
+	kxl  *mat.Dense // Standard: K0(X, X_L), n x l
+
+	klr          *klr.Multi
+	svm          *svm.Multi
+	lambda       float64
+	lambdaSource LambdaSource
+	cv           *klr.CVResult
+
+	alignment float64
+	times     StageTimes
+}
+
+// setFeatures forms Phi = V diag(sqrt(mu)) and its labeled rows.
+func (m *Model) setFeatures() {
+	v := m.pr.basis.V
+	n, d := v.Dims()
+	m.phi = mat.NewDense(n, d, nil)
+	scaleColumns(m.phi, v, sqrtMu(nil, m.mu))
+	m.phiL = gatherRows(nil, m.phi, m.labeled)
+}
+
+// labeledKernel returns the l x l labeled block of the kernel the classifier
+// uses.
+func (m *Model) labeledKernel() *mat.Dense {
+	if m.kxl != nil {
+		return gatherRows(nil, m.kxl, m.labeled)
+	}
+	l := len(m.labeled)
+	k := mat.NewDense(l, l, nil)
+	k.Mul(m.phiL, m.phiL.T())
+	symmetrise(k)
+	return k
+}
+
+// symmetrise replaces the square k by (k + kᵀ)/2.
+func symmetrise(k *mat.Dense) {
+	r, _ := k.Dims()
+	for i := 0; i < r; i++ {
+		for j := i + 1; j < r; j++ {
+			v := 0.5 * (k.At(i, j) + k.At(j, i))
+			k.Set(i, j, v)
+			k.Set(j, i, v)
+		}
+	}
+}
+
+func (m *Model) trained() bool { return m.klr != nil || m.svm != nil }
+
+// chooseLambda returns lambda per the options; x is the labeled feature
+// matrix (kernel false) or kernel block (kernel true).
+func chooseLambda(ctx context.Context, opt *resolved, x mat.Matrix, kernel bool, labels []int, classes int) (float64, LambdaSource, *klr.CVResult, error) {
+	if opt.Lambda > 0 {
+		return opt.Lambda, LambdaGiven, nil, nil
+	}
+	count := make([]int, classes)
+	for _, y := range labels {
+		count[y]++
+	}
+	for _, c := range count {
+		if c < 2 {
+			return klr.DefaultLambda, LambdaDefault, nil, nil
+		}
+	}
+	s := &klr.Settings{Bias: opt.Bias}
+	cvs := &klr.CVSettings{Folds: opt.Folds, Seed: opt.Seed}
+	var res *klr.CVResult
+	var err error
+	if kernel {
+		res, err = klr.CrossValidateKernel(ctx, x, labels, classes, s, cvs)
+	} else {
+		res, err = klr.CrossValidateFeatures(ctx, x, labels, classes, s, cvs)
+	}
+	if err != nil {
+		return 0, 0, nil, fmt.Errorf("models: choosing lambda: %w", err)
+	}
+	return res.Lambda, LambdaCV, res, nil
+}
+
+// train fits the classifier on the labeled rows.
+func (m *Model) train(ctx context.Context) error {
+	opt := &m.pr.opt
+	if opt.Classifier == SVM {
+		mm, err := svm.TrainMulti(ctx, m.labeledKernel(), m.labels, m.classes, &svm.Settings{C: opt.SVMC})
+		m.svm = mm
+		if err != nil {
+			if !isSoft(err) {
+				m.svm = nil
+			}
+			return fmt.Errorf("models: SVM: %w", err)
+		}
+		return nil
+	}
+	var x mat.Matrix = m.phiL
+	kernel := m.kxl != nil
+	if kernel {
+		x = m.labeledKernel()
+	}
+	var err error
+	m.lambda, m.lambdaSource, m.cv, err = chooseLambda(ctx, opt, x, kernel, m.labels, m.classes)
+	if err != nil {
+		return err
+	}
+	s := &klr.Settings{Lambda: m.lambda, Bias: opt.Bias}
+	var mm *klr.Multi
+	if kernel {
+		mm, err = klr.FitMultiKernel(ctx, x, m.labels, m.classes, s)
+	} else {
+		mm, err = klr.FitMultiFeatures(ctx, x, m.labels, m.classes, s)
+	}
+	m.klr = mm
+	if err != nil {
+		if mm != nil && !isSoft(err) {
+			m.klr = nil
+		}
+		return fmt.Errorf("models: KLR: %w", err)
+	}
+	return nil
+}
+
+func (m *Model) computeAlignment() float64 {
+	y, err := spectral.Target(m.labels, m.classes)
+	if err != nil {
+		return math.NaN()
+	}
+	if m.kxl != nil {
+		return alignKernel(m.labeledKernel(), y)
+	}
+	return alignFeatures(m.phiL, y)
+}
+
+// inputs returns the classifier input rows of training points idx.
+func (m *Model) inputs(idx []int) (mat.Matrix, error) {
+	if len(idx) == 0 {
+		return nil, inputf("no points to predict")
+	}
+	for k, i := range idx {
+		if i < 0 || i >= m.pr.n {
+			return nil, inputf("index %d (position %d) outside [0, %d)", i, k, m.pr.n)
+		}
+	}
+	if m.kxl != nil {
+		return gatherRows(nil, m.kxl, idx), nil
+	}
+	f := gatherRows(nil, m.phi, idx)
+	if m.svm != nil {
+		return m.svmCross(f), nil
+	}
+	return f, nil
+}
+
+// svmCross returns f Phi_Lᵀ, the cross block of the learned kernel.
+func (m *Model) svmCross(f *mat.Dense) *mat.Dense {
+	r, _ := f.Dims()
+	k := mat.NewDense(r, len(m.labeled), nil)
+	k.Mul(f, m.phiL.T())
+	return k
+}
+
+// scaleNew validates and scales new points.
+func (m *Model) scaleNew(xnew *mat.Dense) (*mat.Dense, error) {
+	if xnew == nil || xnew.IsEmpty() {
+		return nil, inputf("no new points")
+	}
+	r, p := xnew.Dims()
+	if want := m.pr.xs.RawMatrix().Cols; p != want {
+		return nil, inputf("new points have %d features, the model was fitted on %d", p, want)
+	}
+	for i := 0; i < r; i++ {
+		for j, v := range xnew.RawRowView(i)[:p] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, inputf("new point (%d,%d) = %v is not finite", i, j, v)
+			}
+		}
+	}
+	if m.pr.scaler == nil {
+		return mat.DenseCopyOf(xnew), nil
+	}
+	z, err := m.pr.scaler.Transform(xnew)
+	if err != nil {
+		return nil, fmt.Errorf("models: scaling new points: %w", err)
+	}
+	return z, nil
+}
+
+// extend returns the Nyström extension v(x) = K0(x, X) V diag(1/lambda) of
+// the eigenvectors to the scaled new points z (m x d). Coordinates of
+// numerically zero eigenvalues are set to zero.
+func (m *Model) extend(ctx context.Context, z *mat.Dense) (*mat.Dense, error) {
+	k, err := m.pr.crossNew(ctx, z, nil)
+	if err != nil {
+		return nil, err
+	}
+	b := m.pr.basis
+	r, _ := z.Dims()
+	_, d := b.V.Dims()
+	v := mat.NewDense(r, d, nil)
+	v.Mul(k, b.V)
+	inv := make([]float64, d)
+	top := math.Abs(b.Values[0])
+	for i, l := range b.Values {
+		if l > nystromRelTol*top {
+			inv[i] = 1 / l
+		}
+	}
+	scaleColumns(v, v, inv)
+	return v, nil
+}
+
+// inputsNew returns the classifier input rows of new points.
+func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, error) {
+	if m.pr.opt.Design.graph() {
+		return nil, fmt.Errorf("%w (%v)", ErrNoOutOfSample, m.pr.opt.Design)
+	}
+	z, err := m.scaleNew(xnew)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	if m.kxl != nil {
+		return m.pr.crossNew(ctx, z, m.labeled)
+	}
+	f, err := m.extend(ctx, z)
+	if err != nil {
+		return nil, err
+	}
+	scaleColumns(f, f, sqrtMu(nil, m.mu))
+	if m.svm != nil {
+		return m.svmCross(f), nil
+	}
+	return f, nil
+}
+
+func (m *Model) predict(dst []int, x mat.Matrix) ([]int, error) {
+	var err error
+	if m.svm != nil {
+		dst, err = m.svm.Predict(dst, x)
+	} else {
+		dst, err = m.klr.Predict(dst, x)
+	}
+	if err != nil {
+		return dst, fmt.Errorf("models: %w", err)
+	}
+	return dst, nil
+}
+
+func (m *Model) proba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
+	if m.svm != nil {
+		return dst, ErrNoProbability
+	}
+	if dst != nil {
+		r, _ := x.Dims()
+		if dr, dc := dst.Dims(); dr != r || dc != m.classes {
+			return dst, inputf("dst is %d x %d, want %d x %d", dr, dc, r, m.classes)
+		}
+	}
+	dst, err := m.klr.PredictProbaNormalized(dst, x)
+	if err != nil {
+		return dst, fmt.Errorf("models: %w", err)
+	}
+	return dst, nil
+}
+
+// Predict writes the predicted class of the training points idx (rows of
+// the x given to Fit, for example the unlabeled ones) into dst, grown if
+// needed, and returns it. KLR predicts the class of maximal one-versus-all
+// probability (KDD'06 section 6.1), the SVM that of maximal decision value.
+func (m *Model) Predict(dst []int, idx []int) ([]int, error) {
+	x, err := m.inputs(idx)
+	if err != nil {
+		return dst, err
+	}
+	return m.predict(dst, x)
+}
+
+// Proba returns the len(idx) x c matrix of class probabilities of the
+// training points idx: the one-versus-all KLR probabilities, each row
+// normalised to sum to one (for two classes, (1-p, p)). dst is used when it
+// has that shape (nil allocates). An SVM model returns ErrNoProbability.
+func (m *Model) Proba(dst *mat.Dense, idx []int) (*mat.Dense, error) {
+	x, err := m.inputs(idx)
+	if err != nil {
+		return dst, err
+	}
+	return m.proba(dst, x)
+}
+
+// PredictNew predicts the class of new points (rows of xnew, raw features as
+// given to Fit). The fitted scaler and cosine normalisation are applied,
+// then the Nyström extension of the eigenvectors gives the feature map
+// (see FeaturesNew). For Design Standard the kernel with the labeled points
+// is evaluated directly. Graph-Laplacian designs return ErrNoOutOfSample.
+func (m *Model) PredictNew(dst []int, xnew *mat.Dense) ([]int, error) {
+	x, err := m.inputsNew(xnew)
+	if err != nil {
+		return dst, err
+	}
+	return m.predict(dst, x)
+}
+
+// ProbaNew is Proba for new points (see PredictNew).
+func (m *Model) ProbaNew(dst *mat.Dense, xnew *mat.Dense) (*mat.Dense, error) {
+	x, err := m.inputsNew(xnew)
+	if err != nil {
+		return dst, err
+	}
+	return m.proba(dst, x)
+}
+
+// FeaturesNew returns the learned feature map Phi(x) = v(x) diag(sqrt(mu))
+// of new points, where v(x) = K0(x, X) V diag(1/lambda) is the Nyström
+// extension of the eigenvectors: for a training point it reproduces the row
+// of V (exactly when lambda is an exact eigenvalue, otherwise up to the
+// eigensolver's residual divided by lambda). Coordinates whose eigenvalue is
+// below 1e-10 times the largest are set to zero. It fails for Design
+// Standard (there is no feature map) and the graph designs.
+func (m *Model) FeaturesNew(xnew *mat.Dense) (*mat.Dense, error) {
+	if m.pr.opt.Design.graph() {
+		return nil, fmt.Errorf("%w (%v)", ErrNoOutOfSample, m.pr.opt.Design)
+	}
+	if m.pr.basis == nil {
+		return nil, inputf("the Standard design has no low-rank feature map")
+	}
+	z, err := m.scaleNew(xnew)
+	if err != nil {
+		return nil, err
+	}
+	f, err := m.extend(context.Background(), z)
+	if err != nil {
+		return nil, err
+	}
+	scaleColumns(f, f, sqrtMu(nil, m.mu))
+	return f, nil
+}
+
+// Alignment returns the kernel-target alignment (KDD'06 eq. 7) of the
+// labeled block of the kernel the classifier was trained on with the target
+// T (T_ij = 1 for equal classes, -1/(c-1) otherwise).
+func (m *Model) Alignment() float64 { return m.alignment }
+
+// Kernel returns copies of the learned kernel's factors: V (n x d) and mu,
+// with Kbar = V diag(mu) Vᵀ. It returns nil, nil for Design Standard.
+func (m *Model) Kernel() (v *mat.Dense, mu []float64) {
+	if m.pr.basis == nil {
+		return nil, nil
+	}
+	return mat.DenseCopyOf(m.pr.basis.V), append([]float64(nil), m.mu...)
+}
+
+// EigenValues returns a copy of the basis eigenvalues (descending for a
+// kernel basis, ascending for a Laplacian basis); nil for Design Standard.
+func (m *Model) EigenValues() []float64 {
+	if m.pr.basis == nil {
+		return nil
+	}
+	return append([]float64(nil), m.pr.basis.Values...)
+}
+
+// Timings returns the time spent per stage.
+func (m *Model) Timings() StageTimes { return m.times }
+
+// Classes returns the number of classes c.
+func (m *Model) Classes() int { return m.classes }
+
+// Design returns the design the model was built with.
+func (m *Model) Design() DesignKind { return m.pr.opt.Design }
+
+// Labeled returns a copy of the labeled indices the classifier was trained
+// on (after an active-learning loop, including the queried points).
+func (m *Model) Labeled() []int { return append([]int(nil), m.labeled...) }
+
+// Lambda returns the KLR regularisation used and where it came from (zero
+// for an SVM model).
+func (m *Model) Lambda() (float64, LambdaSource) { return m.lambda, m.lambdaSource }
+
+// CV returns the cross-validation result that chose lambda, or nil.
+func (m *Model) CV() *klr.CVResult { return m.cv }
+
+// Gamma returns the RBF width used (0 for other kernels and for the graph
+// designs, which do not evaluate the initial kernel).
+func (m *Model) Gamma() float64 { return m.pr.gamma }

@@ -1,0 +1,45 @@
+// Package qp solves small and medium dense convex quadratic programs
+//
+//	minimize 1/2 xᵀHx + cᵀx  subject to  Aeq x = Beq,  Ain x >= Bin,  Lower <= x <= Upper,
+//
+// with H symmetric positive semidefinite (possibly singular), to KKT precision,
+// and the spectral kernel learning (SKL) QP of Hoi, Lyu and Chang (KDD 2006).
+//
+// # Solvers
+//
+// All solvers implement Solver and write a Result (solution, multipliers for every
+// constraint, status, iteration counts, relative KKT residuals and the final
+// working set for hot starts). Input errors (shapes, NaN/Inf, an H that is not
+// positive semidefinite) are returned as errors wrapping ErrInvalid or
+// ErrNotConvex; solver outcomes (Optimal, Infeasible, Unbounded, IterationLimit,
+// NumericalFailure) are reported in Result.Status. An Infeasible result never
+// carries a point (X is NaN); an Unbounded one carries a feasible point and a
+// ray along which the objective decreases without bound.
+//
+//   - ActiveSet: primal active-set method for the general problem, with updated
+//     QR and reduced-Hessian factorizations, inertia control for singular H, a
+//     phase 1 that proves infeasibility, Bland's rule against cycling, and hot
+//     starts from a previous point and working set.
+//   - Bounded: primal active-set method specialised to bounds plus a few
+//     equality rows (no general inequalities). This is the SKL workhorse.
+//   - ADMM: an OSQP-style operator-splitting method with solution polishing,
+//     for comparison; it finishes with ActiveSet when polishing falls short.
+//
+// Every solver keeps its workspace: re-solving a problem of the same size does
+// not allocate. Solvers are not safe for concurrent use; use one per goroutine.
+// Residuals measures the KKT residuals of any point and multipliers and is the
+// oracle used by the tests.
+//
+// # SKL
+//
+// SKL builds the SKL instance from the labeled rows of the top-d eigenvectors and
+// a target factor in O(l·d²) without forming the l²×d matrix D, and solves it
+// through the reparametrisation ν_i = μ_i − C·μ_{i+1}, which turns the decay
+// constraints into bounds (Bounded), reporting the answer, multipliers and KKT
+// residuals in the original μ variables. SetC and SetData change the instance
+// without reallocating, and a previous μ can be passed as a hot start.
+//
+// Multiplier sign convention: at an optimum
+//
+//	Hx + c = Aeqᵀ·Eq + Ainᵀ·Ineq + Lower − Upper,  Ineq, Lower, Upper >= 0.
+package qp
