@@ -58,7 +58,7 @@ func BenchmarkTopD(b *testing.B) {
 					for _, r := range res.Residuals {
 						worst = max(worst, r/res.NormEstimate)
 					}
-					b.ReportMetric(worst, "relres")
+					b.ReportMetric(worst/eps, "relres/eps")
 				})
 			}
 		}

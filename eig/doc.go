@@ -26,8 +26,9 @@
 // The Krylov methods share one engine (block size 1 for the single-vector
 // ones). Reorthogonalization is classical Gram-Schmidt against the whole
 // basis, repeated (DGKS), done as matrix-matrix products split over
-// goroutines. Problems with n < d + 3 BlockSize or n <= 16 are passed to the
-// dense reference, which is exact and cheap there.
+// goroutines. Problems with n < d + 3 BlockSize, n <= 16, or (with the
+// default BasisSize) a default basis larger than n minus one block are
+// passed to the dense reference, which is exact and cheap there.
 //
 // # Convergence and results
 //
@@ -51,7 +52,9 @@
 // eigenspace, and a block space at most BlockSize. Unless
 // Settings.NoMultiplicityCheck is set, once the d pairs converge the solver
 // locks them and runs a further cycle from fresh random vectors orthogonal
-// to them; if a better value appears (a missed copy of a repeated
+// to them (the block method does this only if some converged value appears
+// BlockSize or more times, within sqrt(Tol) ||A||: with fewer copies the
+// block space already holds every copy); if a better value appears (a missed copy of a repeated
 // eigenvalue, such as the zero eigenvalue of a Laplacian repeated once per
 // connected component) the iteration continues. The check ends early when
 // the most wanted new Ritz value is resolved to a hundredth of its distance

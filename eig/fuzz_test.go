@@ -53,6 +53,7 @@ func FuzzTopD(f *testing.F) {
 		for _, s := range solvers {
 			res, err := s.Solve(context.Background(), op, d, &Settings{Which: which, BlockSize: block, BasisSize: basis, Seed: uint64(len(data))})
 			if err != nil {
+				t.Logf("solver %s: %v", s.Name(), err)
 				if d >= 1 && d <= n {
 					if res == nil || res.Status == Success {
 						t.Fatalf("%s: error %v with status %v", s.Name(), err, res.Status)

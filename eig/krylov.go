@@ -168,19 +168,29 @@ func (k *krylov) partCoef(part, lo, hi int) {
 	j := &k.oj
 	sz := j.olen * j.q
 	hp := k.h[part*sz : (part+1)*sz]
-	vr := k.v.RawMatrix()
-	xr := j.ox.RawMatrix()
-	blas64.Implementation().Dgemm(blas.NoTrans, blas.Trans, j.olen, j.q, hi-lo,
-		1, vr.Data[j.olo*vr.Stride+lo:], vr.Stride, xr.Data[lo:], xr.Stride, 0, hp, j.q)
+	impl := blas64.Implementation()
+	w := hi - lo
+	for i := 0; i < j.olen; i++ {
+		vi := k.v.RawRowView(j.olo + i)[lo:hi]
+		for r := 0; r < j.q; r++ {
+			hp[i*j.q+r] = impl.Ddot(w, vi, 1, j.ox.RawRowView(r)[lo:hi], 1)
+		}
+	}
 }
 
-// partUpdate subtracts h[0]ᵀ V[0:olen] from X on columns lo:hi.
+// partUpdate subtracts h[0]ᵀ V[olo:olo+olen] from X on columns lo:hi.
 func (k *krylov) partUpdate(_ int, lo, hi int) {
 	j := &k.oj
-	vr := k.v.RawMatrix()
-	xr := j.ox.RawMatrix()
-	blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, j.q, hi-lo, j.olen,
-		-1, k.h, j.q, vr.Data[j.olo*vr.Stride+lo:], vr.Stride, 1, xr.Data[lo:], xr.Stride)
+	impl := blas64.Implementation()
+	w := hi - lo
+	for i := 0; i < j.olen; i++ {
+		vi := k.v.RawRowView(j.olo + i)[lo:hi]
+		for r := 0; r < j.q; r++ {
+			if c := k.h[i*j.q+r]; c != 0 {
+				impl.Daxpy(w, -c, vi, 1, j.ox.RawRowView(r)[lo:hi], 1)
+			}
+		}
+	}
 }
 
 // project orthogonalizes the rows of x against V[olo:olo+olen] once
@@ -221,14 +231,23 @@ func (k *krylov) partRotate(part, lo, hi int) {
 	c := k.oj.olen
 	gk := k.gk
 	buf := k.rot[part]
-	vr := k.v.RawMatrix()
 	impl := blas64.Implementation()
 	for c0 := lo; c0 < hi; c0 += rotChunk {
 		c1 := min(c0+rotChunk, hi)
 		w := c1 - c0
-		impl.Dgemm(blas.NoTrans, blas.NoTrans, gk, w, c, 1, k.g, c, vr.Data[c0:], vr.Stride, 0, buf, w)
-		for r := 0; r < gk; r++ {
-			copy(vr.Data[r*vr.Stride+c0:r*vr.Stride+c1], buf[r*w:(r+1)*w])
+		for x := range buf[:gk*w] {
+			buf[x] = 0
+		}
+		for i := 0; i < c; i++ {
+			vi := k.v.RawRowView(i)[c0:c1]
+			for a := 0; a < gk; a++ {
+				if g := k.g[a*c+i]; g != 0 {
+					impl.Daxpy(w, g, vi, 1, buf[a*w:(a+1)*w], 1)
+				}
+			}
+		}
+		for a := 0; a < gk; a++ {
+			copy(k.v.RawRowView(a)[c0:c1], buf[a*w:(a+1)*w])
 		}
 	}
 }
@@ -522,6 +541,30 @@ func (k *krylov) restartKeep(c, kk int, fresh bool) {
 		}
 	}
 	k.restarts++
+	if k.restarts%10 == 0 {
+		// The rotations lose orthogonality slowly (about eps per restart);
+		// re-orthonormalize the kept vectors now and then. The change is at
+		// round-off level, so T stays valid to that level.
+		gramSchmidtRows(k.v, kk)
+	}
+}
+
+// gramSchmidtRows orthonormalizes rows 0:q of x in place by modified
+// Gram-Schmidt, twice. Used only on nearly orthonormal rows.
+func gramSchmidtRows(x *mat.Dense, q int) {
+	impl := blas64.Implementation()
+	for pass := 0; pass < 2; pass++ {
+		for a := 0; a < q; a++ {
+			ya := x.RawRowView(a)
+			for b := 0; b < a; b++ {
+				yb := x.RawRowView(b)
+				impl.Daxpy(len(ya), -impl.Ddot(len(ya), yb, 1, ya, 1), yb, 1, ya, 1)
+			}
+			if nr := rowNorm(ya); nr > 0 {
+				impl.Dscal(len(ya), 1/nr, ya, 1)
+			}
+		}
+	}
 }
 
 // run is the main loop. It returns the number of complete basis vectors,
@@ -543,6 +586,7 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 
 	c := 0
 	verifying := false
+	verified := false // a check found nothing: the next convergence ends
 	verifyEnd := 0 // iteration count at which the check ends
 	ref := make([]float64, d)
 	// Length of the multiplicity check in steps: a cycle of the restarted
@@ -587,25 +631,29 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 				nconv++
 			}
 		}
-		if nconv == d {
-			if verifying {
-				improved := false
-				for a := 0; a < d; a++ {
-					if k.sign*(k.theta[k.order[a]]-ref[a]) > cfg.tol*k.normA {
-						improved = true
-					}
+		if verifying {
+			improved := false
+			for a := 0; a < d; a++ {
+				if k.sign*(k.theta[k.order[a]]-ref[a]) > cfg.tol*k.normA {
+					improved = true
 				}
+			}
+			if improved {
+				// A missed copy of a repeated eigenvalue: iterate on (and
+				// check again once everything has converged).
+				verifying = false
+			} else {
 				// The check may stop early once the most wanted Ritz value
-				// of the fresh directions is resolved (residual below a
-				// hundredth of its distance to the wanted set): Lanczos
-				// resolves the extreme eigenvalue of the deflated operator
-				// first, and a missed copy would be that extreme.
+				// outside the wanted set is resolved (residual below a
+				// hundredth of its distance to the wanted set, or converged):
+				// Lanczos resolves the extreme eigenvalue of the deflated
+				// operator first, and a missed copy would be that extreme.
 				resolved := k.exhausted
 				if nw > d && !resolved {
 					gap := k.sign * (k.theta[k.order[d-1]] - k.theta[k.order[d]])
-					resolved = gap > 0 && k.res[d] <= max(1e-2*gap, cfg.tol*k.normA)
+					resolved = k.res[d] <= cfg.tol*k.normA || (gap > 0 && k.res[d] <= 1e-2*gap)
 				}
-				if !improved && !resolved && !(verifying && k.iters >= verifyEnd) {
+				if !resolved && k.iters < verifyEnd {
 					if c+p > m && !full {
 						// Basis full inside the check: restart and go on.
 						kk := max(d, min(d+(c-d)/2, c-p))
@@ -615,11 +663,11 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 					continue
 				}
 				verifying = false
-				if !improved {
-					return c, Success, nil
-				}
+				verified = true
 			}
-			if !cfg.verify || d+p > m {
+		}
+		if nconv == d {
+			if verified || !cfg.verify || d+p > m || !k.mayMissCopies(d) {
 				return c, Success, nil
 			}
 			// Lock the d converged pairs and look for missed copies of
@@ -632,10 +680,6 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 			verifying = true
 			verifyEnd = k.iters + cycle
 			continue
-		}
-		if verifying && nconv < d {
-			// A new wanted value appeared: continue normally.
-			verifying = false
 		}
 		if k.exhausted {
 			return c, IterationLimit, nil // cannot happen: exact pairs converge
@@ -678,6 +722,9 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 	for a := 0; a < nw; a++ {
 		res.Values[a] = k.theta[k.order[a]]
 	}
+	// Restore orthonormality to working precision; the residuals below are
+	// computed for these final vectors.
+	gramSchmidtRows(y, nw)
 	res.Residuals = est
 	if explicit {
 		ay := mat.NewDense(nw, k.n, nil)
@@ -729,3 +776,28 @@ func finish(k *krylov, c int, status Status, err error, name string) (*Result, e
 
 // sortDesc is used by the dense reference.
 var _ = sort.Float64s
+
+// mayMissCopies reports whether some of the d wanted Ritz values (ordered)
+// could be an eigenvalue whose multiplicity exceeds what the Krylov space
+// can hold. A block space of block size p holds up to p copies of an
+// eigenvalue (exactly, in exact arithmetic), so copies can only be missing
+// if some value appears p or more times among the converged values, within
+// sqrt(Tol) ||A||. With p = 1 every value qualifies.
+func (k *krylov) mayMissCopies(d int) bool {
+	if k.p == 1 {
+		return true
+	}
+	win := math.Sqrt(k.cfg.tol) * k.normA
+	run := 1
+	for a := 1; a < d; a++ {
+		if math.Abs(k.theta[k.order[a]]-k.theta[k.order[a-1]]) <= win {
+			run++
+		} else {
+			run = 1
+		}
+		if run >= k.p {
+			return true
+		}
+	}
+	return false
+}

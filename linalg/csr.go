@@ -225,10 +225,10 @@ func (a *CSR) mulRows(dst, x []float64, lo, hi int) {
 
 // ToDense returns a dense copy of a.
 func (a *CSR) ToDense() *mat.Dense {
-	d := mat.NewDense(max(a.Rows, 1), max(a.Cols, 1), nil)
 	if a.Rows == 0 || a.Cols == 0 {
 		return &mat.Dense{}
 	}
+	d := mat.NewDense(a.Rows, a.Cols, nil)
 	for i := 0; i < a.Rows; i++ {
 		for k := a.RowPtr[i]; k < a.RowPtr[i+1]; k++ {
 			d.Set(i, a.ColIdx[k], a.Val[k])

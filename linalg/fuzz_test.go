@@ -30,7 +30,7 @@ func fuzzData(b []byte) *mat.Dense {
 		}
 	}
 	n := len(vals) / p
-	if n == 0 || n > 200 {
+	if n == 0 || n > 64 {
 		return nil
 	}
 	return mat.NewDense(n, p, vals[:n*p])

@@ -619,10 +619,12 @@ func treeKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float6
 }
 
 // Block sizes of the brute-force search: a query block of bruteQ rows
-// against a reference block of bruteR rows gives a 256 KiB distance tile.
+// against a reference block of bruteR rows gives a 96 KiB distance tile,
+// and gonum's Dgemm stays serial (allocation-free) for fewer than four
+// 64x64 output blocks; the parallelism comes from the query blocks.
 const (
 	bruteQ = 64
-	bruteR = 512
+	bruteR = 192
 )
 
 // bruteKNN finds exact neighbours by scanning all pairs. Distances of whole
@@ -645,12 +647,7 @@ func bruteKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float
 	for d := range mean {
 		mean[d] /= float64(n)
 	}
-	// xc is the centred data (n x p), xt its transpose (p x n): the tile
-	// product Q R^T is then a NoTrans-NoTrans product, whose gonum kernel
-	// (axpy along rows of xt) is much faster than the dot-product kernel
-	// used for NoTrans-Trans.
 	xc := make([]float64, n*p)
-	xt := make([]float64, p*n)
 	nrm := make([]float64, n)
 	for i := 0; i < n; i++ {
 		row := xc[i*p : (i+1)*p]
@@ -658,7 +655,6 @@ func bruteKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float
 		for d, v := range raw.Data[i*raw.Stride : i*raw.Stride+p] {
 			c := v - mean[d]
 			row[d] = c
-			xt[d*n+i] = c
 			s += c * c
 		}
 		nrm[i] = s
@@ -690,9 +686,9 @@ func bruteKNN(ctx context.Context, x *mat.Dense, k int, idx []int, dist2 []float
 			for r0 := 0; r0 < n; r0 += bruteR {
 				r1 := min(r0+bruteR, n)
 				mr := r1 - r0
-				rb := blas64.General{Rows: p, Cols: mr, Stride: n, Data: xt[r0 : (p-1)*n+r1]}
+				rb := blas64.General{Rows: mr, Cols: p, Stride: p, Data: xc[r0*p : r1*p]}
 				g := blas64.General{Rows: mq, Cols: mr, Stride: mr, Data: w.tile[:mq*mr]}
-				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, qa, rb, 0, g)
+				blas64.Gemm(blas.NoTrans, blas.Trans, 1, qa, rb, 0, g)
 				for a := 0; a < mq; a++ {
 					i := q0 + a
 					h := &heaps[a]

@@ -269,3 +269,58 @@ func TestCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestLargerRandom runs medium-size problems (n up to 60, more constraints than
+// variables, singular H) through every solver against the KKT oracle and
+// checks that the objectives agree.
+func TestLargerRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for trial := 0; trial < 12; trial++ {
+		n := 20 + 10*(trial%5)
+		rank := n
+		if trial%2 == 1 {
+			rank = n / 3
+		}
+		p := randProblem(rng, n, trial%4, n+n/2, rank)
+		for j := range p.Lower {
+			if math.IsInf(p.Lower[j], 0) {
+				p.Lower[j], p.Upper[j] = -10, 10
+			}
+		}
+		var ref Result
+		for i, sv := range solvers() {
+			var res Result
+			if err := sv.s.Solve(context.Background(), p, nil, &res); err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != Optimal || res.KKT.Max() > kktTol {
+				t.Errorf("trial %d %s (n=%d rank=%d): %v KKT %+v", trial, sv.name, n, rank, res.Status, res.KKT)
+				continue
+			}
+			if i == 0 {
+				ref = res
+			} else if math.Abs(res.Obj-ref.Obj) > 1e-8*(1+math.Abs(ref.Obj)) {
+				t.Errorf("trial %d %s: obj %v, activeset %v", trial, sv.name, res.Obj, ref.Obj)
+			}
+		}
+	}
+}
+
+func TestADMMNoAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	p := randProblem(rng, 15, 2, 10, 15)
+	s := NewADMM(nil)
+	var res Result
+	ctx := context.Background()
+	if err := s.Solve(ctx, p, nil, &res); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		if err := s.Solve(ctx, p, nil, &res); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("ADMM re-solve allocates %v times", allocs)
+	}
+}

@@ -58,8 +58,6 @@ type ADMM struct {
 	psol, prhs, pres, px []float64
 	act                  []int
 	eqv, inv, lov, upv   []float64
-	polEq, polIn, polLo  []float64
-	polUp                []float64
 	finish               *ActiveSet
 	finishStart          Start
 	finishRes            Result
@@ -467,7 +465,7 @@ func (s *ADMM) factor(p *Problem, sigma float64) bool {
 			}
 		}
 	}
-	return (gonum.Implementation{}).Dpotrf(blas.Upper, n, k, n)
+	return cholUpper(k, n)
 }
 
 // primalInfeasible tests the certificate Aᵀδy ≈ 0, uᵀδy⁺ + lᵀδy⁻ < 0.
@@ -587,14 +585,13 @@ func (s *ADMM) polish(p *Problem, n, meq, min int, res *Result) {
 		}
 	}
 	build(delta)
-	impl := gonum.Implementation{}
 	ipiv := s.ipiv[:N]
-	if !impl.Dgetrf(N, N, k, N, ipiv) {
+	if !luFactor(k, N, ipiv) {
 		return
 	}
 	sol := s.psol[:N]
 	copy(sol, rhs)
-	impl.Dgetrs(blas.NoTrans, N, 1, k, N, ipiv, sol, 1)
+	luSolve(k, N, ipiv, sol)
 	// iterative refinement against the unregularised system
 	rs := s.pres[:N]
 	for ref := 0; ref < 5; ref++ {
@@ -619,7 +616,7 @@ func (s *ADMM) polish(p *Problem, n, meq, min int, res *Result) {
 			}
 			rs[i] = v
 		}
-		impl.Dgetrs(blas.NoTrans, N, 1, k, N, ipiv, rs, 1)
+		luSolve(k, N, ipiv, rs)
 		for i := range sol {
 			sol[i] += rs[i]
 		}
@@ -653,4 +650,65 @@ func (s *ADMM) polish(p *Problem, n, meq, min int, res *Result) {
 	copy(res.Lower, s.lov)
 	copy(res.Upper, s.upv)
 	copy(s.y, yc)
+}
+
+// luFactor computes an LU factorisation with partial pivoting of the row-major
+// n×n matrix a in place (unblocked, allocation-free); it reports false on an
+// exactly zero pivot.
+func luFactor(a []float64, n int, piv []int) bool {
+	for k := 0; k < n; k++ {
+		p, best := k, math.Abs(a[k*n+k])
+		for i := k + 1; i < n; i++ {
+			if v := math.Abs(a[i*n+k]); v > best {
+				p, best = i, v
+			}
+		}
+		piv[k] = p
+		if best == 0 {
+			return false
+		}
+		if p != k {
+			rk, rp := a[k*n:k*n+n], a[p*n:p*n+n]
+			for j := range rk {
+				rk[j], rp[j] = rp[j], rk[j]
+			}
+		}
+		d := a[k*n+k]
+		rk := a[k*n+k+1 : k*n+n]
+		for i := k + 1; i < n; i++ {
+			f := a[i*n+k] / d
+			a[i*n+k] = f
+			if f == 0 {
+				continue
+			}
+			ri := a[i*n+k+1 : i*n+n]
+			for j := range ri {
+				ri[j] -= f * rk[j]
+			}
+		}
+	}
+	return true
+}
+
+// luSolve solves a x = b in place with the factorisation of luFactor.
+func luSolve(a []float64, n int, piv []int, b []float64) {
+	for k := 0; k < n; k++ {
+		if p := piv[k]; p != k {
+			b[k], b[p] = b[p], b[k]
+		}
+	}
+	for i := 1; i < n; i++ {
+		s := b[i]
+		for j := 0; j < i; j++ {
+			s -= a[i*n+j] * b[j]
+		}
+		b[i] = s
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := b[i]
+		for j := i + 1; j < n; j++ {
+			s -= a[i*n+j] * b[j]
+		}
+		b[i] = s / a[i*n+i]
+	}
 }

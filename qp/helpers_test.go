@@ -155,14 +155,6 @@ func bruteForce(p *Problem) (x []float64, obj float64, ok bool) {
 	return x, obj, ok
 }
 
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
 func quadObj(p *Problem, x []float64) float64 {
 	s := dot(p.C, x)
 	if p.H != nil {

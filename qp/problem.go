@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -93,9 +91,6 @@ var ErrInvalid = errors.New("qp: invalid input")
 
 // ErrNotConvex is wrapped when H fails the semidefiniteness check.
 var ErrNotConvex = errors.New("qp: H is not positive semidefinite")
-
-// ErrNotStrictlyConvex is returned by solvers that need a positive definite H.
-var ErrNotStrictlyConvex = errors.New("qp: H is not positive definite")
 
 func invalidf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
@@ -295,7 +290,7 @@ func checkPSD(h *mat.SymDense, tol float64, work []float64) error {
 	for i := 0; i < n; i++ {
 		work[i*n+i] += shift
 	}
-	if ok := (gonum.Implementation{}).Dpotrf(blas.Upper, n, work, n); !ok {
+	if ok := cholUpper(work, n); !ok {
 		return fmt.Errorf("%w (an eigenvalue is below -%.1e·‖H‖_F)", ErrNotConvex, tol)
 	}
 	return nil
@@ -452,4 +447,43 @@ func fmax(a, b float64) float64 {
 		return a
 	}
 	return b
+}
+
+// cholUpper overwrites the upper triangle of the row-major n×n matrix a with its
+// Cholesky factor R (a = RᵀR) and reports whether a is positive definite. It is
+// a right-looking unblocked factorisation: unlike LAPACK's blocked Dpotrf (whose
+// parallel matrix products allocate) it never allocates.
+func cholUpper(a []float64, n int) bool {
+	for k := 0; k < n; k++ {
+		d := a[k*n+k]
+		if !(d > 0) {
+			return false
+		}
+		d = math.Sqrt(d)
+		a[k*n+k] = d
+		rk := a[k*n+k+1 : k*n+n]
+		for j := range rk {
+			rk[j] /= d
+		}
+		for i := k + 1; i < n; i++ {
+			f := a[k*n+i]
+			if f == 0 {
+				continue
+			}
+			ri := a[i*n+i : i*n+n]
+			for j := range ri {
+				ri[j] -= f * rk[i-k-1+j]
+			}
+		}
+	}
+	return true
+}
+
+// dot returns the inner product of a and b (len(b) >= len(a)).
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
 }
