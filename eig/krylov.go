@@ -587,7 +587,7 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 	c := 0
 	verifying := false
 	verified := false // a check found nothing: the next convergence ends
-	verifyEnd := 0 // iteration count at which the check ends
+	verifyEnd := 0    // iteration count at which the check ends
 	ref := make([]float64, d)
 	// Length of the multiplicity check in steps: a cycle of the restarted
 	// methods, but at least d+20 vectors (restarting inside the check if the

@@ -104,14 +104,16 @@ type Settings struct {
 	MaxIter int
 	// BasisSize is the largest number of basis vectors kept. Zero means
 	// the method's default: max(3d, 2d+20) for ThickRestart, max(3d, 2d+40,
-	// d+6 BlockSize) for Block, n for Lanczos; always capped at n minus one
-	// block and raised to at least d + 2 BlockSize.
+	// d+12 BlockSize) for Block (room for a dozen blocks per cycle: fewer
+	// restarts, and orthogonalization stays cheap next to dense products),
+	// n for Lanczos; always capped at n minus one block and raised to at
+	// least d + 2 BlockSize.
 	BasisSize int
 	// BlockSize is the number of vectors of a block method (ignored by the
-	// single-vector methods). Zero means 4 (2 when d < 4): the dense
-	// product costs about 2.3 times a single product for 4 vectors but 3 times
-	// for 8 (it is compute-bound beyond that), while larger blocks need more
-	// products in total.
+	// single-vector methods). Zero means 8 for d >= 12, 4 for d >= 4, else
+	// 2. A dense block product of 8 vectors costs about 2.5 single products
+	// (the matrix is read once; the rest is arithmetic), and larger blocks
+	// need more products in total.
 	BlockSize int
 	// Seed selects the pseudo-random start vectors.
 	Seed uint64

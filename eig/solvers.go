@@ -83,8 +83,12 @@ func (Block) Solve(ctx context.Context, a Operator, d int, s *Settings) (*Result
 	}
 	p := cfg.block
 	if p == 0 {
-		p = 4
-		if d < 4 {
+		switch {
+		case d >= 12:
+			p = 8
+		case d >= 4:
+			p = 4
+		default:
 			p = 2
 		}
 	}
@@ -93,7 +97,7 @@ func (Block) Solve(ctx context.Context, a Operator, d int, s *Settings) (*Result
 	}
 	m := cfg.basis
 	if m == 0 {
-		m = max(3*d, 2*d+40, d+6*p)
+		m = max(3*d, 2*d+40, d+12*p)
 	}
 	if small(cfg, p, m) {
 		return solveDense(ctx, a, cfg)

@@ -350,8 +350,9 @@ func buildKDTree(x *mat.Dense) *kdTree {
 }
 
 // selectKth reorders a so that a[k] holds the element with the k-th smallest
-// key, smaller-or-equal keys before it and larger-or-equal after it.
-func selectKth(a []int, k int, key func(int) float64) {
+// key, smaller-or-equal keys before it and larger-or-equal after it
+// (quickselect with a median-of-three pivot: O(len(a)) expected).
+func selectKth[T any](a []T, k int, key func(T) float64) {
 	lo, hi := 0, len(a)-1
 	for lo < hi {
 		// Median of three as pivot.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -170,6 +171,40 @@ func TestRealData(t *testing.T) {
 		w, err := KNNGraph(ctx, x, 10, &GraphOptions{Weight: Heat})
 		if err != nil || !w.IsSymmetric() {
 			t.Fatalf("%s: graph %v", name, err)
+		}
+	}
+}
+
+func TestSelectKth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{1, 2, 3, 10, 101, 1000} {
+		for _, ties := range []bool{false, true} {
+			d := make([]float64, n)
+			for i := range d {
+				d[i] = rng.Float64()
+				if ties {
+					d[i] = float64(rng.IntN(4))
+				}
+			}
+			sorted := append([]float64(nil), d...)
+			slices.Sort(sorted)
+			for _, k := range []int{0, n / 2, n - 1} {
+				c := append([]float64(nil), d...)
+				if selectKth(c, k, func(v float64) float64 { return v }); c[k] != sorted[k] {
+					got := c[k]
+					t.Fatalf("n=%d ties=%v k=%d: got %v, want %v", n, ties, k, got, sorted[k])
+				}
+				for i := 0; i < k; i++ {
+					if c[i] > c[k] {
+						t.Fatalf("n=%d k=%d: c[%d]=%v > c[k]=%v", n, k, i, c[i], c[k])
+					}
+				}
+				for i := k + 1; i < n; i++ {
+					if c[i] < c[k] {
+						t.Fatalf("n=%d k=%d: c[%d]=%v < c[k]=%v", n, k, i, c[i], c[k])
+					}
+				}
+			}
 		}
 	}
 }

@@ -228,7 +228,13 @@ func (pr *prep) setKernel(ctx context.Context) error {
 	case Linear:
 		pr.kern = linalg.Linear{}
 	case Quadratic:
-		pr.kern = linalg.Quadratic()
+		q := linalg.Quadratic()
+		q.Scale = r.Kernel.PolyScale
+		if q.Scale == 0 {
+			_, p := pr.xs.Dims()
+			q.Scale = 1 / float64(p)
+		}
+		pr.kern = q
 	default:
 		g := r.Kernel.Gamma
 		if g == 0 {
