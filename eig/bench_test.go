@@ -122,19 +122,21 @@ func BenchmarkDenseMulVec(b *testing.B) {
 			}
 			report(b)
 		})
-		b.Run(fmt.Sprintf("n=%d/variant=ours-block8", n), func(b *testing.B) {
-			xs := mat.NewDense(8, n, nil)
-			ys := mat.NewDense(8, n, nil)
-			for k := 0; k < 8; k++ {
-				copy(xs.RawRowView(k), x)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				op.MulVecsTo(ys, xs)
-			}
-			b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-			b.ReportMetric(8, "matvecs/op")
-		})
+		for _, p := range []int{4, 8, 16} {
+			b.Run(fmt.Sprintf("n=%d/variant=ours-block%d", n, p), func(b *testing.B) {
+				xs := mat.NewDense(p, n, nil)
+				ys := mat.NewDense(p, n, nil)
+				for k := 0; k < p; k++ {
+					copy(xs.RawRowView(k), x)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					op.MulVecsTo(ys, xs)
+				}
+				b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+				b.ReportMetric(float64(p), "matvecs/op")
+			})
+		}
 		b.Run(fmt.Sprintf("n=%d/variant=dsymv", n), func(b *testing.B) {
 			raw := a.RawSymmetric()
 			b.ReportAllocs()

@@ -311,3 +311,69 @@ func TestEnergy(t *testing.T) {
 		t.Errorf("unreachable fraction: d = %d, want len(values) = 4", d)
 	}
 }
+
+// TestConcurrent shares one operator and one solver value between
+// goroutines (run with -race): results must equal the sequential ones.
+func TestConcurrent(t *testing.T) {
+	op, _ := NewDense(withSpectrum(linspace(300, 0, 1), 8))
+	want, err := Block{}.Solve(context.Background(), op, 5, &Settings{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]*Result, 4)
+	errs := make([]error, 4)
+	done := make(chan int)
+	for g := range got {
+		go func() {
+			got[g], errs[g] = Block{}.Solve(context.Background(), op, 5, &Settings{Seed: 3})
+			done <- g
+		}()
+	}
+	for range got {
+		<-done
+	}
+	for g := range got {
+		if errs[g] != nil || !mat.Equal(got[g].Vectors, want.Vectors) {
+			t.Errorf("goroutine %d: error %v or different vectors", g, errs[g])
+		}
+	}
+}
+
+// TestShiftedSmallest: the smallest eigenvalues of a Laplacian found as the
+// largest of c I - L (explicit Gershgorin shift) agree with Which =
+// Smallest.
+func TestShiftedSmallest(t *testing.T) {
+	ctx := context.Background()
+	x := gaussPoints(300, 3, 12)
+	w, err := linalg.KNNGraph(ctx, x, 6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := linalg.Laplacian(w, linalg.Combinatorial)
+	op, err := NewCSR(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := GershgorinBound(l)
+	deg := 0.0
+	for i := 0; i < l.Rows; i++ {
+		deg = math.Max(deg, l.At(i, i))
+	}
+	if c != 2*deg {
+		t.Errorf("Gershgorin bound %v, want 2 max degree = %v", c, 2*deg)
+	}
+	small, err := ThickRestart{}.Solve(ctx, op, 5, &Settings{Which: Smallest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := ThickRestart{}.Solve(ctx, Shift(Negate(op), -c), 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range small.Values {
+		// Both are accurate to Tol ||L|| <= 1e-14 c; allow 1e-12 c.
+		if got := c - big.Values[i]; math.Abs(got-small.Values[i]) > 1e-12*c {
+			t.Errorf("value %d: %v via shift, %v via Smallest", i, got, small.Values[i])
+		}
+	}
+}

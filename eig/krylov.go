@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"sort"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -276,10 +275,22 @@ func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
 	for r := 0; r < q; r++ {
 		n0[r] = rowNorm(x.RawRowView(r))
 	}
+	// Classical Gram-Schmidt against the basis; a second pass only if some
+	// row lost more than a factor eta of its norm (the DGKS criterion, as
+	// in ARPACK), since only then can round-off leave it non-orthogonal.
 	k.project(x, 0, base, coef)
-	k.project(x, 0, base, coef)
+	again := false
 	for r := 0; r < q; r++ {
 		n1[r] = rowNorm(x.RawRowView(r))
+		if n1[r] < eta*n0[r] {
+			again = true
+		}
+	}
+	if again {
+		k.project(x, 0, base, coef)
+		for r := 0; r < q; r++ {
+			n1[r] = rowNorm(x.RawRowView(r))
+		}
 	}
 	for i := range l[:q*q] {
 		l[i] = 0
@@ -773,9 +784,6 @@ func finish(k *krylov, c int, status Status, err error, name string) (*Result, e
 	}
 	return res, nil
 }
-
-// sortDesc is used by the dense reference.
-var _ = sort.Float64s
 
 // mayMissCopies reports whether some of the d wanted Ritz values (ordered)
 // could be an eigenvalue whose multiplicity exceeds what the Krylov space

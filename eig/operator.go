@@ -355,3 +355,21 @@ func (c *Counter) Vectors() int64 { return c.vectors.Load() }
 
 // Calls returns the number of MulVecTo and MulVecsTo calls.
 func (c *Counter) Calls() int64 { return c.calls.Load() }
+
+// GershgorinBound returns max_i sum_j |a_ij|, an upper bound on |lambda| for
+// every eigenvalue of a (for a Laplacian D - W it is 2 max degree; for the
+// normalized Laplacian at most 2). With it, the smallest eigenvalues of a
+// become the largest of Shift(Negate(op), -c) = c I - A if an explicit shift
+// is wanted; the solvers' Which = Smallest gives the same Krylov spaces
+// without one.
+func GershgorinBound(a *linalg.CSR) float64 {
+	var m float64
+	for i := 0; i < a.Rows; i++ {
+		var s float64
+		for _, v := range a.Val[a.RowPtr[i]:a.RowPtr[i+1]] {
+			s += math.Abs(v)
+		}
+		m = math.Max(m, s)
+	}
+	return m
+}

@@ -106,7 +106,7 @@ type Settings struct {
 	// the method's default: max(3d, 2d+20) for ThickRestart, max(3d, 2d+40,
 	// d+12 BlockSize) for Block (room for a dozen blocks per cycle: fewer
 	// restarts, and orthogonalization stays cheap next to dense products),
-	// n for Lanczos; always capped at n minus one block and raised to at
+	// max(10d, 300) for Lanczos; always capped at n minus one block and raised to at
 	// least d + 2 BlockSize.
 	BasisSize int
 	// BlockSize is the number of vectors of a block method (ignored by the
@@ -137,7 +137,8 @@ type Result struct {
 	// Vectors is n x len(Values) with orthonormal columns.
 	Vectors *mat.Dense
 	// Residuals holds ||A v - theta v|| for each pair, computed explicitly
-	// with the operator after the iteration.
+	// with the operator after the iteration (after a cancellation, when no
+	// further products are made, the estimates from the iteration).
 	Residuals []float64
 	// NormEstimate is the estimate of ||A|| that scales the tolerance.
 	NormEstimate float64
@@ -163,13 +164,35 @@ type Solver interface {
 }
 
 // TopD computes d eigenpairs of a with the default solver: the block method
-// for operators that implement BlockOperator (dense matrices, where it reads
-// the matrix once per block) and thick-restart Lanczos otherwise.
+// for Dense operators (also when wrapped by Shift, Negate or Counter), where
+// a block product reads the matrix once for several vectors, and
+// thick-restart Lanczos otherwise (sparse operators, where a block product
+// saves nothing).
 func TopD(ctx context.Context, a Operator, d int, s *Settings) (*Result, error) {
-	if _, ok := a.(BlockOperator); ok {
+	if denseBacked(a) {
 		return Block{}.Solve(ctx, a, d, s)
 	}
 	return ThickRestart{}.Solve(ctx, a, d, s)
+}
+
+// denseBacked reports whether a is a Dense operator, possibly wrapped by
+// the adapters of this package: only then is a block product cheaper per
+// vector than single products.
+func denseBacked(a Operator) bool {
+	for {
+		switch o := a.(type) {
+		case *Dense:
+			return true
+		case *Shifted:
+			a = o.Op
+		case *Negated:
+			a = o.Op
+		case *Counter:
+			a = o.Op
+		default:
+			return false
+		}
+	}
 }
 
 // checked holds validated settings with defaults filled in.
@@ -271,8 +294,8 @@ func CumulativeEnergy(values []float64, total float64) []float64 {
 // DForEnergy returns the smallest d such that the first d values carry at
 // least the fraction frac of total (the rule of thumb for choosing the number
 // of eigenvectors in spectral kernel learning). If the values never reach
-// frac it returns len(values) and an error wrapping ErrInvalid is returned
-// for invalid arguments (frac outside (0, 1], total not positive and finite).
+// frac it returns len(values). It returns an error wrapping ErrInvalid if
+// frac is outside (0, 1] or total is not positive and finite.
 func DForEnergy(values []float64, total, frac float64) (int, error) {
 	if !(frac > 0 && frac <= 1) {
 		return 0, fmt.Errorf("%w: energy fraction %v must be in (0, 1]", ErrInvalid, frac)

@@ -14,7 +14,8 @@ const maxBlock = 64
 // Lanczos is the Lanczos method with full reorthogonalization (classical
 // Gram-Schmidt, repeated by the DGKS criterion) and no restarts: the basis
 // grows until the d wanted Ritz pairs converge, up to BasisSize vectors
-// (default n). Memory is 8 n BasisSize bytes. Ritz values come from the
+// (default max(10d, 300), capped at n); reaching it is an iteration limit.
+// Memory is 8 n BasisSize bytes, allocated up front. Ritz values come from the
 // projected matrix, which is tridiagonal up to round-off.
 type Lanczos struct{}
 
@@ -32,7 +33,7 @@ func (Lanczos) Solve(ctx context.Context, a Operator, d int, s *Settings) (*Resu
 	}
 	m := cfg.basis
 	if m == 0 {
-		m = cfg.n
+		m = max(10*cfg.d, 300)
 	}
 	return runKrylov(ctx, a, cfg, 1, m, false, "lanczos")
 }

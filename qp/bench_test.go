@@ -2,6 +2,7 @@ package qp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -135,6 +136,9 @@ func TestSKLIonosphere(t *testing.T) {
 			for i, sv := range sklSolvers() {
 				var res Result
 				if err := s.Solve(context.Background(), sv.s, nil, &res); err != nil {
+					if notDefinite(sv.name, err) {
+						continue
+					}
 					t.Fatalf("d=%d C=%v %s: %v", d, c, sv.name, err)
 				}
 				if res.Status != Optimal || res.KKT.Max() > kktTol {
@@ -168,7 +172,7 @@ var sinkResult Result
 // C = 2) with a reused workspace, cold-started each time.
 func BenchmarkSKL(b *testing.B) {
 	ie := loadIono(b)
-	for _, solver := range []string{"bounded", "activeset", "admm"} {
+	for _, solver := range []string{"bounded", "activeset", "admm", "goldfarb-idnani"} {
 		for _, d := range []int{10, 20, 50, 100, 200} {
 			b.Run(fmt.Sprintf("solver=%s/d=%d", solver, d), func(b *testing.B) {
 				s := ie.skl(b, d, 2)
@@ -178,9 +182,17 @@ func BenchmarkSKL(b *testing.B) {
 					sv = NewActiveSet(&Settings{SkipPSDCheck: true})
 				case "admm":
 					sv = NewADMM(&Settings{SkipPSDCheck: true})
+				case "goldfarb-idnani":
+					sv = NewGoldfarbIdnani(nil)
 				}
 				ctx := context.Background()
 				if err := s.Solve(ctx, sv, nil, &sinkResult); err != nil {
+					if errors.Is(err, ErrNotConvex) {
+						// H = DᵀD is only semidefinite in general (rank <=
+						// l(l+1)/2); where its Cholesky fails the dual method
+						// does not apply (on ionosphere with l = 20 it succeeds)
+						b.Skip(err)
+					}
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
@@ -200,14 +212,17 @@ func BenchmarkSKL(b *testing.B) {
 // BenchmarkQP solves random strictly convex problems with n/2 inequalities and
 // boxes on half the variables.
 func BenchmarkQP(b *testing.B) {
-	for _, solver := range []string{"activeset", "admm"} {
+	for _, solver := range []string{"activeset", "admm", "goldfarb-idnani"} {
 		for _, n := range []int{10, 50, 100, 500} {
 			b.Run(fmt.Sprintf("solver=%s/n=%d", solver, n), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(uint64(n), 1))
 				p := randProblem(rng, n, 0, n/2, n)
 				var sv Solver = NewActiveSet(&Settings{SkipPSDCheck: true})
-				if solver == "admm" {
+				switch solver {
+				case "admm":
 					sv = NewADMM(&Settings{SkipPSDCheck: true})
+				case "goldfarb-idnani":
+					sv = NewGoldfarbIdnani(nil)
 				}
 				ctx := context.Background()
 				if err := sv.Solve(ctx, p, nil, &sinkResult); err != nil {

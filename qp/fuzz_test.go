@@ -29,7 +29,7 @@ func (r *fuzzReader) num() float64 { return float64(int(r.byte())%65-32) / 8 }
 // inequalities, optional bounds, H = GᵀG of any rank) from the bytes and checks
 // that every solver either reports Optimal with small KKT residuals, or another
 // status or an error, and never panics. Optimal objectives of the active-set
-// solvers must agree.
+// solvers must agree. Goldfarb–Idnani runs on the same problem with H + I.
 func FuzzActiveSet(f *testing.F) {
 	f.Add([]byte{3, 1, 2, 2, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120})
 	f.Add([]byte{5, 0, 6, 5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 250, 251, 252, 253, 0, 0, 0})
@@ -135,6 +135,35 @@ func FuzzActiveSet(f *testing.F) {
 				objs[sv.name] = res.Obj
 				for _, v := range res.X {
 					xmax = math.Max(xmax, math.Abs(v))
+				}
+			}
+		}
+		// Goldfarb–Idnani on the definite problem H + I: it must agree with
+		// ActiveSet on the same problem (Optimal with the same objective, or the
+		// same Infeasible verdict).
+		{
+			pd := *p
+			pd.H = mat.NewSymDense(n, nil)
+			pd.H.CopySym(p.H)
+			for j := 0; j < n; j++ {
+				pd.H.SetSym(j, j, pd.H.At(j, j)+1)
+			}
+			var gr, ar Result
+			gerr := NewGoldfarbIdnani(nil).Solve(context.Background(), &pd, nil, &gr)
+			aerr := NewActiveSet(nil).Solve(context.Background(), &pd, nil, &ar)
+			if gerr != nil || aerr != nil {
+				t.Errorf("definite problem: errors %v, %v", gerr, aerr)
+			} else {
+				// 1e-7 as above for Optimal; a point beyond 1e6 is not expected
+				// (H + I bounds the optimum by the data)
+				if gr.Status == Optimal && gr.KKT.Max() > 1e-7 {
+					t.Errorf("goldfarb-idnani: Optimal with KKT %+v", gr.KKT)
+				}
+				if (gr.Status == Infeasible) != (ar.Status == Infeasible) && ar.KKT.Max() <= 1e-7 {
+					t.Errorf("definite problem: goldfarb-idnani %v, activeset %v", gr.Status, ar.Status)
+				}
+				if gr.Status == Optimal && ar.Status == Optimal && math.Abs(gr.Obj-ar.Obj) > 1e-6*(1+math.Abs(ar.Obj)) {
+					t.Errorf("definite problem: objectives goldfarb-idnani %v activeset %v", gr.Obj, ar.Obj)
 				}
 			}
 		}

@@ -362,6 +362,9 @@ func residuals(p *Problem, n, meq, min int, x, eq, ineq, lower, upper, r, scale 
 			axa := 0.0
 			for j := 0; j < n; j++ {
 				aij := arow[j]
+				if aij == 0 {
+					continue // no contribution (sparse rows such as the SKL decay rows)
+				}
 				ax += aij * x[j]
 				axa += math.Abs(aij * x[j])
 				r[j] -= aij * lam

@@ -82,6 +82,7 @@ type SKL struct {
 	nuSt  Start
 	nuX   []float64
 	free  []bool
+	r     []float64 // μ-space gradient residual 2Hμ − a·y
 	muAlt []float64
 	as    *ActiveSet
 	asSt  Start
@@ -115,6 +116,7 @@ func NewSKL(vl, target *mat.Dense, c float64) (*SKL, error) {
 	s.one = []float64{1}
 	s.nuX = make([]float64, d)
 	s.free = make([]bool, d)
+	s.r = make([]float64, d)
 	s.muAlt = make([]float64, d)
 	s.bnd = NewBounded(&Settings{SkipPSDCheck: true})
 	s.bnd.noKKT = true
@@ -468,7 +470,9 @@ func (s *SKL) solveNu(ctx context.Context, bnd *Bounded, nuP *Problem, k int, st
 }
 
 // certify computes the μ-space multipliers of res.X given which ν are positive
-// and stores them with the objective and the KKT residuals in res.
+// and stores them with the objective and the KKT residuals in res. If the
+// multipliers have a wrong sign and the last positive ν can be moved to a later
+// index that fixes them (retail), free is changed accordingly.
 //
 // With G the bidiagonal matrix of the rows (decay rows i < d, and μ_d >= 0 as
 // row d), stationarity reads λ_i − C·λ_{i−1} + L_i = r_i := (2Hμ − a·y)_i, L the
@@ -476,37 +480,137 @@ func (s *SKL) solveNu(ctx context.Context, bnd *Bounded, nuP *Problem, k int, st
 // multiplies rounding errors by C at every step; instead λ = 0 on rows whose ν
 // is positive (complementarity) and the recurrence is run backwards from them,
 // λ_{i−1} = (λ_i − r_i)/C, which damps errors. After the last positive ν,
-// μ = 0 and L_i = r_i carries the residual.
+// μ = 0 and the choice between λ and L is made greedily (see multipliers).
 func (s *SKL) certify(res *Result, free []bool) {
 	d := s.d
-	r := s.nuX
+	r := s.r
 	blas64.Symv(1, s.h2.RawSymmetric(), blas64.Vector{N: d, Data: res.X, Inc: 1}, 0, blas64.Vector{N: d, Data: r, Inc: 1})
 	y := res.Eq[0]
-	last := -1
+	quad := 0.0 // μᵀ(2H)μ
 	for i := 0; i < d; i++ {
+		quad += res.X[i] * r[i]
 		r[i] -= s.a[i] * y
+	}
+	if !s.multipliers(res, free) {
+		if f := s.lastFree(); s.retail(free) && !s.multipliers(res, free) {
+			// no better: restore the pattern
+			for i := f + 1; i < d; i++ {
+				free[i] = false
+			}
+			free[f] = true
+			s.multipliers(res, free)
+		}
+	}
+	res.Obj = quad / 2 // c = 0
+	res.KKT, _ = residuals(&s.muP, d, 1, d-1, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, s.nuX, s.hm[:d])
+}
+
+// multipliers sets res.Ineq and res.Lower from s.r for the given pattern and
+// reports whether all of them are nonnegative.
+func (s *SKL) multipliers(res *Result, free []bool) bool {
+	d, r := s.d, s.r
+	last := -1
+	rmax := 0.0
+	for i := 0; i < d; i++ {
 		if free[i] {
 			last = i
 		}
+		rmax = fmax(rmax, math.Abs(r[i]))
 	}
 	lam := s.hm[:d]
 	fill(res.Lower, 0)
+	ok := true
 	for i := d - 1; i >= 0; i-- {
 		switch {
 		case free[i]:
 			lam[i] = 0
 		case i < last:
 			lam[i] = (lam[i+1] - r[i+1]) / s.c
-		default:
-			lam[i] = 0
-			res.Lower[i] = r[i]
+			ok = ok && lam[i] >= 0
 		}
+	}
+	// Past the last positive ν every μ_i is 0 and both its decay row and its
+	// bound are active: stationarity λ_i − C·λ_{i−1} + L_i = r_i leaves a choice.
+	// Put as much as possible into λ_i (it helps the next coordinates), up to
+	// rmax/(C−1): from there λ stays >= rmax/(C−1) whatever the signs of r.
+	capL := math.Inf(1)
+	if s.c > 1 {
+		capL = rmax / (s.c - 1)
+	}
+	prev := 0.0
+	for i := last + 1; i < d; i++ {
+		t := r[i] + s.c*prev
+		if i == d-1 || t < 0 {
+			lam[i], res.Lower[i] = 0, t
+			ok = ok && t >= 0
+		} else {
+			lam[i] = math.Min(t, capL)
+			res.Lower[i] = t - lam[i]
+		}
+		prev = lam[i]
 	}
 	for i := 0; i < d-1; i++ {
 		res.Ineq[i] = lam[i]
 	}
-	res.Obj = objective(&s.muP, res.X, s.nuX)
-	res.KKT, _ = residuals(&s.muP, d, 1, d-1, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, s.nuX, s.hm[:d])
+	return ok
+}
+
+// retail moves the last positive ν (index f) to a later index f' whose μ-space
+// certificate has multipliers of the right sign, using the residual s.r of the
+// last certify; it reports whether it found one. This is the remedy for a
+// ν-space answer whose last positive ν_f has μ_f below rounding of μ_1: the ν
+// columns from f on agree to rounding, so the ν-space solve cannot tell which of
+// them should carry the tail, but the μ-space multipliers can (μ is unchanged to
+// rounding: the decay row of f becomes active at slack μ_f ≈ 0). The backward
+// recurrence from f' down to f and the greedy forward pass after f' (as in
+// certify) must stay nonnegative; the caller certifies the result.
+func (s *SKL) retail(free []bool) bool {
+	d, c, r := s.d, s.c, s.r
+	f := -1
+	rmax := 0.0
+	for i := 0; i < d; i++ {
+		if free[i] {
+			f = i
+		}
+		rmax = fmax(rmax, math.Abs(r[i]))
+	}
+	if f < 0 {
+		return false
+	}
+	capL := math.Inf(1)
+	if c > 1 {
+		capL = rmax / (c - 1)
+	}
+next:
+	for fp := f + 1; fp < d; fp++ {
+		lam := 0.0
+		for i := fp; i > f; i-- {
+			if lam = (lam - r[i]) / c; lam < 0 {
+				continue next
+			}
+		}
+		lam = 0
+		for i := fp + 1; i < d && lam < capL; i++ {
+			t := r[i] + c*lam
+			if t < 0 {
+				continue next
+			}
+			lam = t
+		}
+		free[f], free[fp] = false, true
+		return true
+	}
+	return false
+}
+
+// lastFree returns the index of the last true entry of s.free, or -1.
+func (s *SKL) lastFree() int {
+	for i := s.d - 1; i >= 0; i-- {
+		if s.free[i] {
+			return i
+		}
+	}
+	return -1
 }
 
 // sklKKTTol is the relative μ-space KKT residual above which the ν-space answer

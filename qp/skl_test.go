@@ -122,7 +122,14 @@ func sklSolvers() []struct {
 		{"bounded", nil},
 		{"activeset", NewActiveSet(nil)},
 		{"admm", NewADMM(nil)},
+		{"goldfarb-idnani", NewGoldfarbIdnani(nil)},
 	}
+}
+
+// notDefinite reports an SKL instance whose H = DᵀD is singular to working
+// precision, which the dual method must refuse (a permitted outcome).
+func notDefinite(name string, err error) bool {
+	return name == "goldfarb-idnani" && errors.Is(err, ErrNotConvex)
 }
 
 func TestSKLSolversAgree(t *testing.T) {
@@ -141,6 +148,9 @@ func TestSKLSolversAgree(t *testing.T) {
 		for i, sv := range sklSolvers() {
 			var res Result
 			if err := s.Solve(context.Background(), sv.s, nil, &res); err != nil {
+				if notDefinite(sv.name, err) {
+					continue
+				}
 				t.Fatalf("d=%d l=%d C=%v %s: %v", tc.d, tc.l, tc.c, sv.name, err)
 			}
 			if res.Status != Optimal || res.KKT.Max() > kktTol {
@@ -263,4 +273,94 @@ func TestSKLHotStartAndAllocs(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("SKL re-solve allocates %v times", allocs)
 	}
+}
+
+// TestSKLTruncation covers the fast path for d beyond the decay horizon
+// (C^(d−1) > 2^60): the ν-problem is solved on the leading coordinates and the
+// answer is certified on the full μ-space problem. It must be certified there
+// without the ActiveSet refinement (Polish = 0), be at least as good as
+// ActiveSet on the full problem, and re-solve without allocating.
+func TestSKLTruncation(t *testing.T) {
+	for _, tc := range []struct {
+		d, l int
+		c    float64
+	}{
+		{100, 20, 2}, {200, 20, 2}, {150, 30, 3}, {120, 12, 8},
+	} {
+		vl, y, _ := synthSKL(uint64(tc.d+tc.l), tc.d+20, tc.l, tc.d)
+		s, err := NewSKL(vl, y, tc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := s.truncation(); k >= tc.d {
+			t.Fatalf("d=%d C=%v: no truncation (K = %d)", tc.d, tc.c, k)
+		}
+		ctx := context.Background()
+		var res, ref Result
+		if err := s.Solve(ctx, nil, nil, &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != Optimal || res.KKT.Max() > sklKKTTol || res.Polish != 0 {
+			t.Errorf("d=%d C=%v: %v KKT %+v polish %d", tc.d, tc.c, res.Status, res.KKT, res.Polish)
+		}
+		if err := NewActiveSet(nil).Solve(ctx, s.Problem(), nil, &ref); err != nil {
+			t.Fatal(err)
+		}
+		// The certified point may not be worse than ActiveSet's (1e-12 relative
+		// slack for rounding of the objective). ActiveSet itself can stop at a
+		// point with stationarity ~1e-9 whose tail μ_i are not yet zero (seen
+		// for d = 200, C = 2: 7e-8 relative above), so only 1e-6 agreement is
+		// required the other way.
+		if ref.Status != Optimal || res.Obj > ref.Obj*(1+1e-12) || ref.Obj-res.Obj > 1e-6*ref.Obj {
+			t.Errorf("d=%d C=%v: obj %v, ActiveSet %v (%v)", tc.d, tc.c, res.Obj, ref.Obj, ref.Status)
+		}
+		if al := testing.AllocsPerRun(5, func() { _ = s.Solve(ctx, nil, nil, &res) }); al != 0 {
+			t.Errorf("d=%d C=%v: re-solve allocates %v times", tc.d, tc.c, al)
+		}
+	}
+}
+
+// TestSKLTruncationFallback makes the target orthogonal to the leading
+// eigenvectors (a_i = 0 exactly for i < 66), so that the truncated ν-problem is
+// infeasible and the solver must fall back to the full problem. Its optimum is
+// of order C^(2·65) ≈ 1e39, beyond what double precision resolves here, so the
+// test only requires an honest outcome: no Infeasible claim (a ≠ 0 makes the
+// problem feasible) and no Optimal status without small KKT residuals.
+func TestSKLTruncationFallback(t *testing.T) {
+	const d, l, zero = 70, 90, 66
+	rng := rand.New(rand.NewPCG(21, 22))
+	vl := mat.NewDense(l, d, nil)
+	y := mat.NewDense(l, 1, nil)
+	for i := 0; i < l; i++ {
+		y.Set(i, 0, float64(2*(i%2)-1))
+		for j := 0; j < d; j++ {
+			vl.Set(i, j, rng.NormFloat64()/math.Sqrt(l))
+		}
+	}
+	for j := 0; j < zero; j++ {
+		// equal entries in rows 2k and 2k+1 make yᵀv_j = 0 exactly (y alternates)
+		for i := 1; i < l; i += 2 {
+			vl.Set(i, j, vl.At(i-1, j))
+		}
+	}
+	s, err := NewSKL(vl, y, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	k := s.truncation()
+	if k >= zero {
+		t.Fatalf("truncation %d does not cut the zero block", k)
+	}
+	if st, err := s.solveNu(ctx, s.bnd, s.truncated(k), k, nil); err != nil || st != Infeasible {
+		t.Fatalf("truncated problem: %v %v, want Infeasible", st, err)
+	}
+	var res Result
+	if err := s.Solve(ctx, nil, nil, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == Infeasible || (res.Status == Optimal && res.KKT.Max() > kktTol) {
+		t.Errorf("%v KKT %+v", res.Status, res.KKT)
+	}
+	t.Logf("%v obj %v KKT %.2g, iterations %d", res.Status, res.Obj, res.KKT.Max(), res.Iter)
 }

@@ -32,13 +32,17 @@ def main():
             mv = r.get("matvecs")
             if r.get("iterations") is not None:
                 mv = "%s (%d it)" % (mv, r["iterations"])
+            if r.get("warning"):
+                mv = "%s, stopped short*" % mv
             print("| %s | %d | %d | %d | %s | %s | %d | %s | %s | %s |" % (
                 r["peer"], r["n"], r["k"], r["threads"], fmt(r["t_median"], ".4f"),
                 fmt(r["t_min"], ".4f"), r["repeats"], "-" if mv is None else mv,
                 fmt(r["relres"], ".1e"), fmt(r["orth"], ".1e")))
-        warn = sorted({(r["peer"], r["n"], r.get("warning")) for r in eig if r.get("warning")})
-        for p, n, w in warn:
-            print("\n%s n=%d: %s" % (p, n, w))
+        warn = sorted((r["peer"], r["n"], r["threads"], r["warning"]) for r in eig if r.get("warning"))
+        if warn:
+            print("\n\\* the solver warned (did not reach its tolerance):")
+        for p, n, t, w in warn:
+            print("- %s n=%d threads=%d: %s" % (p, n, t, w))
         print()
     if skl:
         print("### SKL QP on ionosphere, C = 2, 20 labeled (BenchmarkSKL inputs)\n")
