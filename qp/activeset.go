@@ -40,7 +40,7 @@ type ActiveSet struct {
 	phase1   bool
 	sEq      []float64 // phase-1 s-coefficients of equality rows
 	sIn      []float64 // phase-1 s-coefficients of inequality rows
-	q        []float64 // N×N, row-major
+	q        []float64 // N×N, Qᵀ row-major: row k holds column k of Q
 	r        []float64 // N×N, column k is working constraint k
 	rz       []float64 // N×N, reduced Hessian factor (upper triangular)
 	m        int       // working-set size
@@ -217,14 +217,11 @@ func (a *ActiveSet) qta(id int, w []float64) {
 		if k == 3 {
 			sg = -1
 		}
-		row := a.q[j*N : j*N+N]
 		for i := range w[:N] {
-			w[i] = sg * row[i]
+			w[i] = sg * a.q[i*N+j]
 		}
 		return
 	}
-	// w = Σ_j a_j·(row j of Q): skips zeros, so sparse rows (the SKL decay
-	// rows have two entries) cost O(nnz·N) instead of O(N²)
 	var row []float64
 	var sc float64
 	if k == 0 {
@@ -232,17 +229,53 @@ func (a *ActiveSet) qta(id int, w []float64) {
 	} else {
 		row, sc = a.p.Ain.RawRowView(j), a.sIn[j]
 	}
-	for i := range w[:N] {
-		w[i] = 0
-	}
-	wv := blas64.Vector{N: N, Data: w, Inc: 1}
-	for c, v := range row {
+	nnz := 0
+	for _, v := range row {
 		if v != 0 {
-			blas64.Axpy(v, blas64.Vector{N: N, Data: a.q[c*N : c*N+N], Inc: 1}, wv)
+			nnz++
 		}
 	}
+	wv := blas64.Vector{N: N, Data: w, Inc: 1}
+	if 4*nnz < len(row) {
+		// sparse rows (the SKL decay rows have two entries): O(nnz·N)
+		for i := range w[:N] {
+			w[i] = 0
+		}
+		for c, v := range row {
+			if v != 0 {
+				blas64.Axpy(v, blas64.Vector{N: N, Data: a.q[c:], Inc: N}, wv)
+			}
+		}
+	} else {
+		blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: N, Cols: a.n, Stride: N, Data: a.q}, blas64.Vector{N: a.n, Data: row, Inc: 1}, 0, wv)
+	}
 	if a.phase1 && sc != 0 {
-		blas64.Axpy(sc, blas64.Vector{N: N, Data: a.q[a.n*N : a.n*N+N], Inc: 1}, wv)
+		blas64.Axpy(sc, blas64.Vector{N: N, Data: a.q[a.n:], Inc: N}, wv)
+	}
+}
+
+// nullMul sets p = sign·Σ_t Z_t·w_t, where Z_t = Q[:, N−1−t] (factor order).
+func (a *ActiveSet) nullMul(w, p []float64, sign float64) {
+	N := a.N
+	p = p[:N]
+	for i := range p {
+		p[i] = 0
+	}
+	pv := blas64.Vector{N: N, Data: p, Inc: 1}
+	for t, v := range w {
+		if v != 0 {
+			blas64.Axpy(sign*v, blas64.Vector{N: N, Data: a.q[(N-1-t)*N : (N-t)*N], Inc: 1}, pv)
+		}
+	}
+}
+
+// rotRows applies the plane rotation [c s; −s c] to the pair (x, y).
+func rotRows(x, y []float64, c, s float64) {
+	y = y[:len(x)]
+	for i, xa := range x {
+		yb := y[i]
+		x[i] = c*xa + s*yb
+		y[i] = -s*xa + c*yb
 	}
 }
 
@@ -309,11 +342,7 @@ func (a *ActiveSet) add(id int, updFactor bool) bool {
 		}
 		c, s, rr, _ := blas64.Rotg(w[i-1], w[i])
 		w[i-1], w[i] = rr, 0
-		for row := 0; row < N; row++ {
-			qa, qb := a.q[row*N+i-1], a.q[row*N+i]
-			a.q[row*N+i-1] = c*qa + s*qb
-			a.q[row*N+i] = -s*qa + c*qb
-		}
+		rotRows(a.q[(i-1)*N:i*N], a.q[i*N:(i+1)*N], c, s)
 		if updFactor {
 			k := N - 1 - i // factor index of column i; column i-1 is k+1
 			rz := a.rz
@@ -362,11 +391,7 @@ func (a *ActiveSet) remove(pos int) {
 			r[t*N+k] = c*ta + s*tb
 			r[(t+1)*N+k] = -s*ta + c*tb
 		}
-		for row := 0; row < N; row++ {
-			qa, qb := a.q[row*N+t], a.q[row*N+t+1]
-			a.q[row*N+t] = c*qa + s*qb
-			a.q[row*N+t+1] = -s*qa + c*qb
-		}
+		rotRows(a.q[t*N:(t+1)*N], a.q[(t+1)*N:(t+2)*N], c, s)
 	}
 	a.m--
 	a.border()
@@ -377,18 +402,13 @@ func (a *ActiveSet) border() {
 	N, m := a.N, a.m
 	nzOld := N - m - 1
 	z, u := a.v[:N], a.hz[:N]
-	for i := 0; i < N; i++ {
-		z[i] = a.q[i*N+m]
-	}
+	copy(z, a.q[m*N:(m+1)*N])
 	a.hmul(z, u)
 	rz := a.rz
 	col := nzOld
 	for k := 0; k < nzOld; k++ {
 		// (Z column N-1-k)ᵀ u
-		s := 0.0
-		for i := 0; i < N; i++ {
-			s += a.q[i*N+N-1-k] * u[i]
-		}
+		s := dot(a.q[(N-1-k)*N:(N-k)*N], u)
 		// forward substitution with Rzᵀ
 		for t := 0; t < k; t++ {
 			s -= rz[t*N+k] * rz[t*N+col]
@@ -440,15 +460,10 @@ func (a *ActiveSet) buildFactor() bool {
 	rz := a.rz
 	for k := 0; k < nz; k++ {
 		z, u := a.v[:N], a.hz[:N]
-		for i := 0; i < N; i++ {
-			z[i] = a.q[i*N+N-1-k]
-		}
+		copy(z, a.q[(N-1-k)*N:(N-k)*N])
 		a.hmul(z, u)
 		for l := k; l < nz; l++ {
-			s := 0.0
-			for i := 0; i < N; i++ {
-				s += a.q[i*N+N-1-l] * u[i]
-			}
+			s := dot(a.q[(N-1-l)*N:(N-l)*N], u)
 			rz[k*N+l] = s
 		}
 	}
@@ -485,7 +500,7 @@ func (a *ActiveSet) toVertex() {
 
 // startWorking builds the working set from candidate ids (equalities first) and
 // the reduced Hessian factor.
-func (a *ActiveSet) startWorking(cands []int, tol float64) {
+func (a *ActiveSet) startWorking(cands []int, tol float64) (vertex bool) {
 	a.reset()
 	for i := 0; i < a.meq; i++ {
 		a.add(i, false)
@@ -500,8 +515,10 @@ func (a *ActiveSet) startWorking(cands []int, tol float64) {
 	}
 	if !a.buildFactor() {
 		a.toVertex()
+		vertex = true
 	}
 	a.atMin = a.m == a.N
+	return vertex
 }
 
 // multipliers computes λ with g = Σ λ_k a_{work[k]} (valid at a subspace minimizer).
@@ -509,7 +526,7 @@ func (a *ActiveSet) multipliers() {
 	N, m := a.N, a.m
 	lam := a.lam[:m]
 	if m > 0 {
-		blas64.Gemv(blas.Trans, 1, blas64.General{Rows: N, Cols: m, Stride: N, Data: a.q}, blas64.Vector{N: N, Data: a.g, Inc: 1}, 0, blas64.Vector{N: m, Data: lam, Inc: 1})
+		blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: m, Cols: N, Stride: N, Data: a.q}, blas64.Vector{N: N, Data: a.g, Inc: 1}, 0, blas64.Vector{N: m, Data: lam, Inc: 1})
 	}
 	for k := m - 1; k >= 0; k-- {
 		s := lam[k]
@@ -610,13 +627,7 @@ func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 				}
 				wv[i] = s / a.rz[i*N+i]
 			}
-			for i := 0; i < N; i++ {
-				s := 0.0
-				for t := 0; t < nz; t++ {
-					s += a.q[i*N+N-1-t] * wv[t]
-				}
-				p[i] = s
-			}
+			a.nullMul(wv, p, 1)
 			gp, pmax := 0.0, 0.0
 			for i := 0; i < N; i++ {
 				gp += a.g[i] * p[i]
@@ -652,7 +663,7 @@ func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 			newton = true
 			// Qᵀg for the null-space columns, then reversed into factor order
 			qtg := a.hz[:nz]
-			blas64.Gemv(blas.Trans, 1, blas64.General{Rows: N, Cols: nz, Stride: N, Data: a.q[m:]}, blas64.Vector{N: N, Data: a.g, Inc: 1}, 0, blas64.Vector{N: nz, Data: qtg, Inc: 1})
+			blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: nz, Cols: N, Stride: N, Data: a.q[m*N:]}, blas64.Vector{N: N, Data: a.g, Inc: 1}, 0, blas64.Vector{N: nz, Data: qtg, Inc: 1})
 			gz := a.v[:nz]
 			for k := 0; k < nz; k++ {
 				gz[k] = qtg[nz-1-k]
@@ -672,13 +683,7 @@ func (a *ActiveSet) run(ctx context.Context) (Status, error) {
 				}
 				gz[k] = s / a.rz[k*N+k]
 			}
-			for i := 0; i < N; i++ {
-				s := 0.0
-				for t := 0; t < nz; t++ {
-					s -= a.q[i*N+N-1-t] * gz[t]
-				}
-				p[i] = s
-			}
+			a.nullMul(gz, p, -1)
 		}
 		alpha := math.Inf(1)
 		if newton {
@@ -904,10 +909,18 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 	}
 	// phase 2
 	a.setNorms()
-	if cands == nil {
-		cands = a.activeAll(x, feasTol)
+	if cands != nil {
+		a.startWorking(cands, set.Tol)
+	} else if a.startWorking(nil, set.Tol) {
+		// Cold start. With a positive definite reduced Hessian on the
+		// equalities alone, start from them: the Newton steps add the
+		// blocking constraints one at a time, which takes far fewer
+		// iterations than starting at the phase-1 vertex (whose n active
+		// constraints would mostly have to be dropped one by one). Otherwise
+		// start from every constraint active at x, which keeps the number of
+		// temporary bounds small.
+		a.startWorking(a.activeAll(x, feasTol), set.Tol)
 	}
-	a.startWorking(cands, set.Tol)
 	st, err := a.run(ctx)
 	res.Iter = a.iter
 	if err != nil {

@@ -8,12 +8,10 @@
 package dataset
 
 import (
-	"bufio"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -109,54 +107,19 @@ func ReadFile(path string) (*Set, error) {
 
 // Read parses a CSV data set: a header line, then one example per line with
 // the label in the first column and finite numeric features after it.
-// Errors name the offending line.
+// Errors name the offending line. Every row must be labeled.
 func Read(r io.Reader) (*Set, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
-	line := 0
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("dataset: %v", err)
-		}
-		return nil, errors.New("dataset: empty input (no header line)")
+	t, err := readCSVTable(r, 0)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
 	}
-	line++
-	p := len(strings.Split(sc.Text(), ",")) - 1
-	if p < 1 {
-		return nil, errors.New("dataset: line 1: header needs a label and at least one feature column")
-	}
-	var labels []string
-	var data []float64
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		fields := strings.Split(text, ",")
-		if len(fields) != p+1 {
-			return nil, fmt.Errorf("dataset: line %d: %d fields, want %d", line, len(fields), p+1)
-		}
-		labels = append(labels, strings.TrimSpace(fields[0]))
-		for j, fld := range fields[1:] {
-			v, err := strconv.ParseFloat(strings.TrimSpace(fld), 64)
-			if err != nil {
-				return nil, fmt.Errorf("dataset: line %d: column %d: %q is not a number", line, j+2, fld)
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("dataset: line %d: column %d: %q is not finite", line, j+2, fld)
-			}
-			data = append(data, v)
+	for i, l := range t.Labels {
+		if l == "" {
+			return nil, fmt.Errorf("dataset: row %d has no label", i+1)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("dataset: line %d: %v", line+1, err)
-	}
-	if len(labels) == 0 {
-		return nil, errors.New("dataset: no data rows after the header")
-	}
-	s := &Set{X: mat.NewDense(len(labels), p, data), Labels: labels}
-	s.Classes, s.Y = Index(labels)
+	s := &Set{X: t.X, Labels: t.Labels}
+	s.Classes, s.Y = Index(t.Labels)
 	return s, nil
 }
 

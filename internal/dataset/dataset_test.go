@@ -31,12 +31,13 @@ func TestIndexNumericOrder(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
-		{"empty", "", "empty input"},
+		{"empty", "", "no data rows"},
 		{"no rows", "label,a\n", "no data rows"},
 		{"ragged", "label,a,b\nx,1\n", "line 2: 2 fields, want 3"},
 		{"text", "label,a\nx,abc\n", "line 2: column 2"},
 		{"nan", "label,a\nx,1\ny,NaN\n", "line 3: column 2"},
-		{"no features", "label\nx\n", "header"},
+		{"no features", "label\nx\n", "need a label"},
+		{"unlabeled row", "label,a\nx,1\n,2\n", "row 2 has no label"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read(strings.NewReader(tc.in))

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ukm/internal/dataset"
+)
+
+func runCmd(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func dataDir(t *testing.T) string {
+	dir, err := dataset.Dir()
+	if err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestBadInput(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ragged := write("ragged.csv", "y,a,b\n1,0,1\n0,1\n")
+	text := write("text.csv", "y,a\n1,0\n0,abc\n")
+	empty := write("empty.csv", "")
+	oneClass := write("one.csv", "y,a\n1,0\n1,1\n,2\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", nil, "no command"},
+		{"unknown command", []string{"frobnicate"}, "unknown command"},
+		{"unknown table", []string{"reproduce", "-table", "nope", "-data", tmp}, `unknown table "nope"`},
+		{"missing table", []string{"reproduce"}, "-table is required"},
+		{"missing data dir", []string{"reproduce", "-table", "kdd06-table2", "-data", filepath.Join(tmp, "none")}, "does not exist"},
+		{"data set missing in dir", []string{"reproduce", "-table", "kdd06-table2", "-data", tmp, "-quiet"}, `"heart" not found`},
+		{"ragged", []string{"fit", "-data", ragged}, "ragged.csv: line 3: 2 fields, want 3"},
+		{"non-numeric", []string{"fit", "-data", text}, "text.csv: line 3: column 2"},
+		{"empty", []string{"fit", "-data", empty}, "empty.csv: no data rows"},
+		{"label column", []string{"fit", "-data", text, "-label-col", "7"}, "label column 7 out of range"},
+		{"one class", []string{"fit", "-data", oneClass}, "only one class"},
+		{"bad kernel flag", []string{"fit", "-data", oneClass, "-kernel", "sigmoid"}, "unknown -kernel"},
+		{"predict without train", []string{"predict", "-data", oneClass}, "-train is required"},
+		{"no data flag", []string{"fit"}, "-data is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCmd(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestFitPredict(t *testing.T) {
+	// Two well-separated blobs, a few labels; the rest must be predicted.
+	var b strings.Builder
+	b.WriteString("label,x,y\n")
+	for i := 0; i < 40; i++ {
+		lab, cx := "", 0.0
+		if i%2 == 1 {
+			cx = 5
+		}
+		if i < 6 {
+			lab = []string{"left", "right"}[i%2]
+		}
+		b.WriteString(lab + "," + ftoa(cx+float64(i%5)*0.1) + "," + ftoa(float64(i%7)*0.1) + "\n")
+	}
+	p := filepath.Join(t.TempDir(), "blobs.csv")
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	out, _, err := runCmd(t, "fit", "-data", p, "-d", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "row,label" || len(lines) != 1+34 {
+		t.Fatalf("fit output has %d lines: %q", len(lines), lines[0])
+	}
+	for _, l := range lines[1:] {
+		var row int
+		var lab string
+		parts := strings.Split(l, ",")
+		row = atoi(parts[0])
+		lab = parts[1]
+		want := []string{"left", "right"}[row%2]
+		if lab != want {
+			t.Errorf("row %d predicted %s, want %s", row, lab, want)
+		}
+	}
+	newp := filepath.Join(t.TempDir(), "new.csv")
+	os.WriteFile(newp, []byte("label,x,y\n,0.2,0.3\n,5.1,0.2\n"), 0o644)
+	out, _, err = runCmd(t, "predict", "-train", p, "-data", newp, "-d", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(out) != "row,label\n0,left\n1,right" {
+		t.Errorf("predict output %q", out)
+	}
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func atoi(s string) int {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func TestReproduceSmoke(t *testing.T) {
+	dir := dataDir(t)
+	js := filepath.Join(t.TempDir(), "out.json")
+	out, _, err := runCmd(t, "reproduce", "-table", "kdd06-table2", "-data", dir, "-trials", "2",
+		"-datasets", "wine", "-sizes", "10", "-json", js, "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### wine", "| 10 |", "SKL(RBF)", "(90.54,", "Claims of the paper"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out)
+		}
+	}
+	raw, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Table string `json:"table"`
+		Rows  []struct {
+			Dataset string   `json:"dataset"`
+			Labeled int      `json:"labeled"`
+			Method  string   `json:"method"`
+			Mean    *float64 `json:"mean"`
+			StdErr  *float64 `json:"stderr"`
+			Trials  int      `json:"trials"`
+			Seconds struct {
+				Kernel, Eig, QP, Fit, Total *float64
+			} `json:"seconds"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Table != "kdd06-table2" || len(doc.Rows) != 8 {
+		t.Fatalf("json: table %q with %d rows, want 8 (one per method)", doc.Table, len(doc.Rows))
+	}
+	for _, r := range doc.Rows {
+		if r.Dataset != "wine" || r.Labeled != 10 || r.Trials != 2 || r.Mean == nil || *r.Mean < 0 || *r.Mean > 100 ||
+			r.Seconds.Total == nil || *r.Seconds.Total <= 0 {
+			t.Errorf("bad row %+v", r)
+		}
+	}
+	// Tables whose methods are still missing print n/a.
+	out, _, err = runCmd(t, "reproduce", "-table", "mm-table4", "-data", dir, "-trials", "2",
+		"-datasets", "sonar", "-sizes", "10", "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "n/a") || !strings.Contains(out, "KA(RBF)") {
+		t.Errorf("mm-table4 output:\n%s", out)
+	}
+}
+
+func TestDemoRuns(t *testing.T) {
+	out, _, err := runCmd(t, "demo", "-trials", "1", "-n", "40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"twocircles", "relevance", "twomoons", "UKLR", "SKL(RBF) + KLR"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, _, err := runCmd(t, "demo", "-trials", "0"); err == nil {
+		t.Error("trials = 0 accepted")
+	}
+}
