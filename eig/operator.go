@@ -173,10 +173,18 @@ func (t *denseTask) rows(lo, hi int) {
 		impl.Dgemv(blas.NoTrans, hi-lo, n, 1, t.d.a[lo*n:], n, t.x, 1, 0, t.dst[lo:hi], 1)
 		return
 	}
+	b, _ := t.xm.Dims()
+	if hasAVX2FMA {
+		// Register-tiled dot products (3 matrix rows by 4 vectors): the
+		// matrix is read from memory once per block and the arithmetic
+		// keeps pace with the memory for blocks of a dozen vectors.
+		xr, dr := t.xm.RawMatrix(), t.dm.RawMatrix()
+		dotsNT(true, dr.Data[lo:], 1, dr.Stride, t.d.a[lo*n:], n, hi-lo, xr.Data, xr.Stride, b, n)
+		return
+	}
 	// Block product: a panel of rows (panelRows*8n bytes, a few hundred
 	// KiB) stays in cache while it is applied to every vector of the block,
 	// so the matrix is read from memory once per block.
-	b, _ := t.xm.Dims()
 	for i0 := lo; i0 < hi; i0 += panelRows {
 		r := min(panelRows, hi-i0)
 		for k := 0; k < b; k++ {

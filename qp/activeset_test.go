@@ -25,6 +25,7 @@ type testSolver struct {
 func solvers() []testSolver {
 	return []testSolver{
 		{"activeset", NewActiveSet(nil), false},
+		{"activeset-primal", &ActiveSet{NoDualCrash: true}, false},
 		{"admm", NewADMM(nil), false},
 		{"goldfarb-idnani", NewGoldfarbIdnani(nil), true},
 	}

@@ -91,7 +91,7 @@ func FuzzActiveSet(f *testing.F) {
 			name string
 			s    Solver
 		}
-		list := []named{{"activeset", NewActiveSet(nil)}, {"admm", NewADMM(nil)}}
+		list := []named{{"activeset", NewActiveSet(nil)}, {"activeset-primal", &ActiveSet{NoDualCrash: true}}, {"admm", NewADMM(nil)}}
 		if min == 0 {
 			list = append(list, named{"bounded", NewBounded(nil)})
 		}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -164,12 +165,19 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Table: tab, Config: cfg, Methods: methods}
 	total := len(datasets) * len(sizes) * cfg.Trials
 	done := 0
-	for di, name := range datasets {
+	for _, name := range datasets {
 		d, err := LoadData(cfg.DataDir, name)
 		if err != nil {
 			return nil, err
 		}
-		for si, l := range sizes {
+		// Seeds follow the position in the full table, so a restricted run
+		// (-datasets, -sizes) draws the same labeled sets as the full one.
+		di := slices.Index(tab.Datasets, name)
+		for _, l := range sizes {
+			si := slices.Index(tab.Sizes, l)
+			if si < 0 {
+				si = len(tab.Sizes) + l
+			}
 			group := make([]*Row, len(methods))
 			for mi, m := range methods {
 				group[mi] = &Row{Dataset: name, Labeled: l, Method: m.Name, NA: m.NA}

@@ -1,9 +1,13 @@
 package repro
 
 import (
+	"context"
+	"os"
+
 	"math"
 	"math/rand/v2"
 	"testing"
+	"ukm/internal/dataset"
 )
 
 func TestSampleLabeled(t *testing.T) {
@@ -55,5 +59,36 @@ func TestSummarizeAndT(t *testing.T) {
 	}
 	if _, err := PairedT([]float64{1, 2}, []float64{1}); err == nil {
 		t.Error("length mismatch accepted")
+	}
+}
+
+func TestSubsetDrawsSameLabeledSets(t *testing.T) {
+	dir, err := dataset.Dir()
+	if err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	run := func(datasets []string) *Row {
+		res, err := Run(context.Background(), Config{Table: "kdd06-table2", DataDir: dir, Trials: 2, Seed: 3,
+			Datasets: datasets, Sizes: []int{10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Rows {
+			if r.Dataset == "wine" && r.Method == "SKL(RBF)" {
+				return r
+			}
+		}
+		t.Fatal("no wine SKL(RBF) row")
+		return nil
+	}
+	// The wine cell must not depend on which other data sets run with it.
+	a, b := run([]string{"wine"}), run([]string{"heart", "wine"})
+	for i := range a.acc {
+		if a.acc[i] != b.acc[i] {
+			t.Fatalf("trial %d: %v alone, %v with heart", i, a.acc[i], b.acc[i])
+		}
 	}
 }

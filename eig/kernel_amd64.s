@@ -1,0 +1,126 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// PREFETCH is the prefetch distance in bytes along the rows of a.
+#define PREFETCH 1024
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv0() (eax, edx uint32)
+TEXT ·xgetbv0(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// func dot3x4(a0, a1, a2, x0, x1, x2, x3 *float64, n int, out *[12]float64)
+//
+// out[4r+v] = sum_{j<n} a_r[j] x_v[j] for r < 3, v < 4. n must be a
+// non-negative multiple of 4. Accumulators: Y0-Y3 row 0, Y4-Y7 row 1,
+// Y8-Y11 row 2 (one per vector); Y12-Y14 hold four entries of each row and
+// Y15 four entries of the current vector.
+TEXT ·dot3x4(SB), NOSPLIT, $0-72
+	MOVQ a0+0(FP), SI
+	MOVQ a1+8(FP), DI
+	MOVQ a2+16(FP), R8
+	MOVQ x0+24(FP), R9
+	MOVQ x1+32(FP), R10
+	MOVQ x2+40(FP), R11
+	MOVQ x3+48(FP), R12
+	MOVQ n+56(FP), CX
+	MOVQ out+64(FP), DX
+
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+#define TILE4(off) \
+	VMOVUPD     off(SI)(AX*8), Y12 \
+	VMOVUPD     off(DI)(AX*8), Y13 \
+	VMOVUPD     off(R8)(AX*8), Y14 \
+	VMOVUPD     off(R9)(AX*8), Y15 \
+	VFMADD231PD Y15, Y12, Y0       \
+	VFMADD231PD Y15, Y13, Y4       \
+	VFMADD231PD Y15, Y14, Y8       \
+	VMOVUPD     off(R10)(AX*8), Y15 \
+	VFMADD231PD Y15, Y12, Y1       \
+	VFMADD231PD Y15, Y13, Y5       \
+	VFMADD231PD Y15, Y14, Y9       \
+	VMOVUPD     off(R11)(AX*8), Y15 \
+	VFMADD231PD Y15, Y12, Y2       \
+	VFMADD231PD Y15, Y13, Y6       \
+	VFMADD231PD Y15, Y14, Y10      \
+	VMOVUPD     off(R12)(AX*8), Y15 \
+	VFMADD231PD Y15, Y12, Y3       \
+	VFMADD231PD Y15, Y13, Y7       \
+	VFMADD231PD Y15, Y14, Y11
+
+	// Main loop: eight columns (one cache line of each row) per trip,
+	// prefetching the rows of a PREFETCH bytes ahead.
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-8, BX
+	JZ   tail4
+
+loop8:
+	PREFETCHT0 PREFETCH(SI)(AX*8)
+	PREFETCHT0 PREFETCH(DI)(AX*8)
+	PREFETCHT0 PREFETCH(R8)(AX*8)
+	TILE4(0)
+	TILE4(32)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLT  loop8
+
+tail4:
+	CMPQ AX, CX
+	JGE  reduce
+	TILE4(0)
+
+reduce:
+	// Row 0: [s0 s1 s2 s3] from Y0..Y3.
+	VHADDPD    Y1, Y0, Y0
+	VHADDPD    Y3, Y2, Y2
+	VPERM2F128 $0x21, Y2, Y0, Y12
+	VBLENDPD   $0x0C, Y2, Y0, Y13
+	VADDPD     Y12, Y13, Y13
+	VMOVUPD    Y13, 0(DX)
+
+	// Row 1.
+	VHADDPD    Y5, Y4, Y4
+	VHADDPD    Y7, Y6, Y6
+	VPERM2F128 $0x21, Y6, Y4, Y12
+	VBLENDPD   $0x0C, Y6, Y4, Y13
+	VADDPD     Y12, Y13, Y13
+	VMOVUPD    Y13, 32(DX)
+
+	// Row 2.
+	VHADDPD    Y9, Y8, Y8
+	VHADDPD    Y11, Y10, Y10
+	VPERM2F128 $0x21, Y10, Y8, Y12
+	VBLENDPD   $0x0C, Y10, Y8, Y13
+	VADDPD     Y12, Y13, Y13
+	VMOVUPD    Y13, 64(DX)
+
+	VZEROUPPER
+	RET

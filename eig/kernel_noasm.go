@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package eig
+
+// hasAVX2FMA is false without the assembly kernels.
+const hasAVX2FMA = false
+
+// dot3x4 is never called when hasAVX2FMA is false; it exists so that the
+// package builds without assembly.
+func dot3x4(a0, a1, a2, x0, x1, x2, x3 *float64, n int, out *[12]float64) {
+	panic("eig: internal error: dot3x4 without assembly support")
+}
