@@ -187,3 +187,35 @@ func BenchmarkMemBandwidth(b *testing.B) {
 	b.ReportMetric(float64(8*len(s))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 	sinkFloat = part[0]
 }
+
+// BenchmarkTopDData runs TopD on the RBF kernels of real data sets, the
+// size the models package meets (ionosphere: n = 351).
+func BenchmarkTopDData(b *testing.B) {
+	ctx := context.Background()
+	for _, name := range []string{"ionosphere"} {
+		s := loadData(b, name)
+		op, err := NewDense(rbfKernel(zscore(s.X)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, d := range []int{20} {
+			b.Run(fmt.Sprintf("data=%s/n=%d/d=%d", name, op.Dim(), d), func(b *testing.B) {
+				b.ReportAllocs()
+				var res *Result
+				for b.Loop() {
+					res, err = TopD(ctx, op, d, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				sinkResult = res
+				b.ReportMetric(float64(res.MatVecs), "matvecs/op")
+				var worst float64
+				for _, r := range res.Residuals {
+					worst = max(worst, r/res.NormEstimate)
+				}
+				b.ReportMetric(worst/eps, "relres/eps")
+			})
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package eig
 
-import "fmt"
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
 
 // dotsNT computes the dot products of the rows of a with the rows of x:
 //
@@ -28,26 +33,20 @@ func dotsNT(fast bool, c []float64, ci, cv int, a []float64, lda, rows int, x []
 		}
 		return
 	}
+	if nx == 1 {
+		// One vector: gonum's matrix-vector kernel (four rows at a time).
+		blas64.Implementation().Dgemv(blas.NoTrans, rows, n, 1, a, lda, x, 1, 0, c, ci)
+		return
+	}
 	if !fast || !hasAVX2FMA {
 		dotsNTGeneric(c, ci, cv, a, lda, rows, x, ldx, nx, n)
 		return
 	}
-	// Column chunks: the chunk of x (nx * dotChunk * 8 bytes) stays in
-	// the first-level cache while every row of a passes by, so each entry
-	// of x is loaded from L2 once per chunk, not once per three rows.
-	for c0 := 0; c0 < n; c0 += dotChunk {
-		w := min(dotChunk, n-c0)
-		dotsTiles(c, ci, cv, a[c0:], lda, rows, x[c0:], ldx, nx, w, c0 > 0)
-	}
+	dotsTiles(c, ci, cv, a, lda, rows, x, ldx, nx, n)
 }
 
-// dotChunk is the column chunk of dotsNT: 8 vectors of 256 entries fill
-// 16 KiB, half the first-level data cache.
-const dotChunk = 1 << 30
-
-// dotsTiles is dotsNT on one column chunk with the assembly kernel; it adds
-// to c if acc is set.
-func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64, ldx, nx, n int, acc bool) {
+// dotsTiles is dotsNT with the assembly kernel.
+func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64, ldx, nx, n int) {
 	n4 := n &^ 3
 	var out [12]float64
 	var ri [3]int
@@ -71,11 +70,7 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 					for j := n4; j < n; j++ {
 						s += ar[j] * xv[j]
 					}
-					if acc {
-						c[(i0+r)*ci+(v0+v)*cv] += s
-					} else {
-						c[(i0+r)*ci+(v0+v)*cv] = s
-					}
+					c[(i0+r)*ci+(v0+v)*cv] = s
 				}
 			}
 		}
@@ -100,6 +95,62 @@ func dotsNTGeneric(c []float64, ci, cv int, a []float64, lda, rows int, x []floa
 				s0 += ar[j] * xv[j]
 			}
 			c[i*ci+v*cv] = (s0 + s1) + (s2 + s3)
+		}
+	}
+}
+
+// subTN subtracts Hᵀ V from X on the first n columns:
+//
+//	x[r*ldx+j] -= sum_{i<m} h[i*ldh+r] v[i*ldv+j]   (r < q, j < n)
+//
+// With fast set (and the AVX2+FMA kernel available) it works on tiles of 4
+// rows of x by 8 columns, keeping the 8 x 4 partial sums in registers while
+// the m rows of v pass by. Otherwise, and for leftover rows and columns, it
+// runs portable loops.
+func subTN(fast bool, x []float64, ldx, q int, h []float64, ldh int, v []float64, ldv, m, n int) {
+	if q == 0 || m == 0 || n == 0 {
+		return
+	}
+	if len(x) < (q-1)*ldx+n || len(v) < (m-1)*ldv+n || len(h) < (m-1)*ldh+q {
+		panic(fmt.Sprintf("eig: internal error: subTN slices too short (q %d, m %d, n %d)", q, m, n))
+	}
+	if q == 1 {
+		// One row: gonum's transposed matrix-vector kernel.
+		blas64.Implementation().Dgemv(blas.Trans, m, n, -1, v, ldv, h, ldh, 1, x, 1)
+		return
+	}
+	j0 := 0
+	if fast && hasAVX2FMA {
+		q4, n8 := q&^3, n&^7
+		for j := 0; j < n8; j += 8 {
+			for r := 0; r < q4; r += 4 {
+				axpy4x8(&x[r*ldx+j], &x[(r+1)*ldx+j], &x[(r+2)*ldx+j], &x[(r+3)*ldx+j], &v[j], ldv, &h[r], ldh, m)
+			}
+		}
+		// Leftover rows (all columns) and leftover columns (kernel rows).
+		if q4 < q {
+			subTNGeneric(x[q4*ldx:], ldx, q-q4, h[q4:], ldh, v, ldv, m, n)
+		}
+		j0, q = n8, q4
+	}
+	if j0 < n && q > 0 {
+		subTNGeneric(x[j0:], ldx, q, h, ldh, v[j0:], ldv, m, n-j0)
+	}
+}
+
+// subTNGeneric is the portable version of subTN.
+func subTNGeneric(x []float64, ldx, q int, h []float64, ldh int, v []float64, ldv, m, n int) {
+	for r := 0; r < q; r++ {
+		xr := x[r*ldx : r*ldx+n]
+		for i := 0; i < m; i++ {
+			c := h[i*ldh+r]
+			if c == 0 {
+				continue
+			}
+			vi := v[i*ldv : i*ldv+n]
+			for j, vv := range vi {
+				xr[j] -= c * vv
+			}
 		}
 	}
 }

@@ -40,3 +40,10 @@ func detectAVX2FMA() bool {
 	const avx2 = 1 << 5
 	return ebx7&avx2 != 0
 }
+
+// axpy4x8 subtracts from the first 8 entries of each row x_r (r < 4) the
+// combination sum_{i<m} h[i*ldh+r] v_i, where v_i starts at v + i*ldv
+// (m >= 1), with AVX2 and FMA.
+//
+//go:noescape
+func axpy4x8(x0, x1, x2, x3 *float64, v *float64, ldv int, h *float64, ldh int, m int)

@@ -3,7 +3,7 @@
 #include "textflag.h"
 
 // PREFETCH is the prefetch distance in bytes along the rows of a.
-#define PREFETCH 1024
+#define PREFETCH 2048
 
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
@@ -83,9 +83,9 @@ TEXT ·dot3x4(SB), NOSPLIT, $0-72
 	JZ   tail4
 
 loop8:
-	PREFETCHT0 PREFETCH(SI)(AX*8)
-	PREFETCHT0 PREFETCH(DI)(AX*8)
-	PREFETCHT0 PREFETCH(R8)(AX*8)
+	PREFETCHT1 PREFETCH(SI)(AX*8)
+	PREFETCHT1 PREFETCH(DI)(AX*8)
+	PREFETCHT1 PREFETCH(R8)(AX*8)
 	TILE4(0)
 	TILE4(32)
 	ADDQ $8, AX
@@ -121,6 +121,81 @@ reduce:
 	VBLENDPD   $0x0C, Y10, Y8, Y13
 	VADDPD     Y12, Y13, Y13
 	VMOVUPD    Y13, 64(DX)
+
+	VZEROUPPER
+	RET
+
+// func axpy4x8(x0, x1, x2, x3 *float64, v *float64, ldv int, h *float64, ldh int, m int)
+//
+// x_r[0:8] -= sum_{i<m} h[i*ldh+r] v[i*ldv : i*ldv+8] for r < 4, m >= 1.
+// Accumulators: Y0,Y1 row 0 ... Y6,Y7 row 3; Y8,Y9 hold v_i, Y10 the
+// broadcast coefficient.
+TEXT ·axpy4x8(SB), NOSPLIT, $0-72
+	MOVQ v+32(FP), SI
+	MOVQ ldv+40(FP), R8
+	SHLQ $3, R8
+	MOVQ h+48(FP), DX
+	MOVQ ldh+56(FP), R9
+	SHLQ $3, R9
+	MOVQ m+64(FP), CX
+
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+axloop:
+	VMOVUPD      0(SI), Y8
+	VMOVUPD      32(SI), Y9
+	VBROADCASTSD 0(DX), Y10
+	VFMADD231PD  Y10, Y8, Y0
+	VFMADD231PD  Y10, Y9, Y1
+	VBROADCASTSD 8(DX), Y10
+	VFMADD231PD  Y10, Y8, Y2
+	VFMADD231PD  Y10, Y9, Y3
+	VBROADCASTSD 16(DX), Y10
+	VFMADD231PD  Y10, Y8, Y4
+	VFMADD231PD  Y10, Y9, Y5
+	VBROADCASTSD 24(DX), Y10
+	VFMADD231PD  Y10, Y8, Y6
+	VFMADD231PD  Y10, Y9, Y7
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	DECQ         CX
+	JNZ          axloop
+
+	MOVQ    x0+0(FP), AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VSUBPD  Y0, Y8, Y8
+	VSUBPD  Y1, Y9, Y9
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	MOVQ    x1+8(FP), AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VSUBPD  Y2, Y8, Y8
+	VSUBPD  Y3, Y9, Y9
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	MOVQ    x2+16(FP), AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VSUBPD  Y4, Y8, Y8
+	VSUBPD  Y5, Y9, Y9
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	MOVQ    x3+24(FP), AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VSUBPD  Y6, Y8, Y8
+	VSUBPD  Y7, Y9, Y9
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
 
 	VZEROUPPER
 	RET

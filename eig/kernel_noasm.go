@@ -10,3 +10,8 @@ const hasAVX2FMA = false
 func dot3x4(a0, a1, a2, x0, x1, x2, x3 *float64, n int, out *[12]float64) {
 	panic("eig: internal error: dot3x4 without assembly support")
 }
+
+// axpy4x8 is never called when hasAVX2FMA is false.
+func axpy4x8(x0, x1, x2, x3 *float64, v *float64, ldv int, h *float64, ldh int, m int) {
+	panic("eig: internal error: axpy4x8 without assembly support")
+}

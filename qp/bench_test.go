@@ -166,6 +166,30 @@ func TestSKLIonosphere(t *testing.T) {
 	}
 }
 
+// TestSKLIonosphereLarge checks the truncated fast path on the real instances
+// of BenchmarkSKL at d = 100 and 200 (C = 2): certified on the full μ-space
+// problem to 1e-10 without the ActiveSet refinement, and not worse than
+// ActiveSet on Problem() (1e-12 relative slack for rounding of the objective).
+func TestSKLIonosphereLarge(t *testing.T) {
+	ie := loadIono(t)
+	for _, d := range []int{100, 200} {
+		s := ie.skl(t, d, 2)
+		var res, ref Result
+		if err := s.Solve(context.Background(), nil, nil, &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != Optimal || res.KKT.Max() > sklKKTTol || res.Polish != 0 || res.Iter > 2 {
+			t.Errorf("d=%d: %v KKT %+v iterations %d polish %d", d, res.Status, res.KKT, res.Iter, res.Polish)
+		}
+		if err := NewActiveSet(nil).Solve(context.Background(), s.Problem(), nil, &ref); err != nil {
+			t.Fatal(err)
+		}
+		if ref.Status != Optimal || res.Obj > ref.Obj*(1+1e-12) {
+			t.Errorf("d=%d: obj %v, ActiveSet %v (%v)", d, res.Obj, ref.Obj, ref.Status)
+		}
+	}
+}
+
 var sinkResult Result
 
 // BenchmarkSKL solves the SKL QP on ionosphere (RBF kernel, 20 labeled points,
@@ -210,9 +234,10 @@ func BenchmarkSKL(b *testing.B) {
 }
 
 // BenchmarkQP solves random strictly convex problems with n/2 inequalities and
-// boxes on half the variables.
+// boxes on half the variables. activeset-primal is ActiveSet without the dual
+// crash.
 func BenchmarkQP(b *testing.B) {
-	for _, solver := range []string{"activeset", "admm", "goldfarb-idnani"} {
+	for _, solver := range []string{"activeset", "activeset-primal", "admm", "goldfarb-idnani"} {
 		for _, n := range []int{10, 50, 100, 500} {
 			b.Run(fmt.Sprintf("solver=%s/n=%d", solver, n), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(uint64(n), 1))
@@ -221,6 +246,8 @@ func BenchmarkQP(b *testing.B) {
 				switch solver {
 				case "admm":
 					sv = NewADMM(&Settings{SkipPSDCheck: true})
+				case "activeset-primal":
+					sv = &ActiveSet{Settings: Settings{SkipPSDCheck: true}, NoDualCrash: true}
 				case "goldfarb-idnani":
 					sv = NewGoldfarbIdnani(nil)
 				}

@@ -45,7 +45,8 @@ type Bounded struct {
 	rank   int
 	hnorm  float64
 
-	noKKT bool // skip the residuals (the caller measures them in its own space)
+	noKKT   bool // skip the residuals (the caller measures them in its own space)
+	trusted bool // skip the value checks of p (an internal caller built it from checked data)
 
 	lp    *ActiveSet
 	lpP   Problem
@@ -344,8 +345,11 @@ func solveSmall(m, rhs []float64, r int) {
 // Solve implements Solver. It returns an error wrapping ErrInvalid if p has
 // general inequalities.
 func (b *Bounded) Solve(ctx context.Context, p *Problem, start *Start, res *Result) error {
-	n, meq, min, err := p.dims()
-	if err != nil {
+	var n, meq, min int
+	var err error
+	if b.trusted {
+		n, meq = len(p.C), len(p.Beq)
+	} else if n, meq, min, err = p.dims(); err != nil {
 		return err
 	}
 	if min != 0 {

@@ -2,6 +2,7 @@ package qp_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
@@ -27,6 +28,30 @@ func ExampleActiveSet() {
 		res.Status, res.X[0], res.X[1], res.Ineq, res.KKT.Max() < 1e-12)
 	// Output:
 	// Optimal x = (1.4000, 1.7000), multipliers [0.8000 0.0000 0.0000], KKT below 1e-12: true
+}
+
+// The same problem with the dual method, which needs H positive definite.
+func ExampleGoldfarbIdnani() {
+	p := &qp.Problem{
+		H:     mat.NewSymDense(2, []float64{2, 0, 0, 2}),
+		C:     []float64{-2, -5},
+		Ain:   mat.NewDense(3, 2, []float64{1, -2, -1, -2, -1, 2}),
+		Bin:   []float64{-2, -6, -2},
+		Lower: []float64{0, 0},
+	}
+	var res qp.Result
+	if err := qp.NewGoldfarbIdnani(nil).Solve(context.Background(), p, nil, &res); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%v x = (%.4f, %.4f), multipliers %.4f, active %v\n", res.Status, res.X[0], res.X[1], res.Ineq, res.Working)
+	// A semidefinite H is refused.
+	p.H = mat.NewSymDense(2, []float64{2, 0, 0, 0})
+	err := qp.NewGoldfarbIdnani(nil).Solve(context.Background(), p, nil, &res)
+	fmt.Println(errors.Is(err, qp.ErrNotConvex))
+	// Output:
+	// Optimal x = (1.4000, 1.7000), multipliers [0.8000 0.0000 0.0000], active [0]
+	// true
 }
 
 // Spectral kernel learning on a tiny instance: three labeled points, two eigenvectors; the decay constraint μ1 >= 2μ2 is active at the optimum.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
@@ -35,7 +36,7 @@ type GoldfarbIdnani struct {
 	p           *Problem
 	n, meq, min int
 	nrow        int
-	j, r        []float64 // n×n row-major: J and R (column k of R is active constraint k)
+	j, r        []float64 // n×n row-major: Jᵀ (row k is column k of J) and R (column k is active constraint k)
 	x, d, z, rv []float64
 	u           []float64 // multipliers of the active constraints
 	act         []int     // active ids
@@ -119,8 +120,8 @@ func (g *GoldfarbIdnani) jtn(id int, sg float64) {
 		if row >= n {
 			row, s = row-n, -sg
 		}
-		for k, v := range g.j[row*n : row*n+n] {
-			d[k] = s * v
+		for k := range d {
+			d[k] = s * g.j[k*n+row]
 		}
 		return
 	}
@@ -130,13 +131,7 @@ func (g *GoldfarbIdnani) jtn(id int, sg float64) {
 	} else {
 		a = g.p.Ain.RawRowView(id - g.meq)
 	}
-	fill(d, 0)
-	dv := blas64.Vector{N: n, Data: d, Inc: 1}
-	for i, v := range a {
-		if v != 0 {
-			blas64.Axpy(sg*v, blas64.Vector{N: n, Data: g.j[i*n : i*n+n], Inc: 1}, dv)
-		}
-	}
+	blas64.Gemv(blas.NoTrans, sg, blas64.General{Rows: n, Cols: n, Stride: n, Data: g.j}, blas64.Vector{N: n, Data: a, Inc: 1}, 0, blas64.Vector{N: n, Data: d, Inc: 1})
 }
 
 // factor forms J = R⁻¹ from the Cholesky factor H = RᵀR (so J = L⁻ᵀ with L = Rᵀ)
@@ -167,17 +162,15 @@ func (g *GoldfarbIdnani) factor() int {
 			return k
 		}
 	}
-	// J = R⁻¹, upper triangular, column by column
+	// J = R⁻¹ is upper triangular; its column k (row k of the stored Jᵀ)
+	// solves R y = e_k by back substitution
 	j := g.j[:n*n]
 	fill(j, 0)
 	for k := 0; k < n; k++ {
-		j[k*n+k] = 1 / a[k*n+k]
+		y := j[k*n : k*n+k+1]
+		y[k] = 1 / a[k*n+k]
 		for i := k - 1; i >= 0; i-- {
-			s := 0.0
-			for t := i + 1; t <= k; t++ {
-				s += a[i*n+t] * j[t*n+k]
-			}
-			j[i*n+k] = -s / a[i*n+i]
+			y[i] = -dot(a[i*n+i+1:i*n+k+1], y[i+1:k+1]) / a[i*n+i]
 		}
 	}
 	return -1
@@ -195,11 +188,7 @@ func (g *GoldfarbIdnani) addActive(q, id int, sg, u float64) {
 		}
 		c, s, rr, _ := blas64.Rotg(d[k-1], d[k])
 		d[k-1], d[k] = rr, 0
-		for i := 0; i < n; i++ {
-			a, b := J[i*n+k-1], J[i*n+k]
-			J[i*n+k-1] = c*a + s*b
-			J[i*n+k] = -s*a + c*b
-		}
+		rotRows(J[(k-1)*n:k*n], J[k*n:(k+1)*n], c, s)
 	}
 	for i := 0; i <= q; i++ {
 		g.r[i*n+q] = d[i]
@@ -228,11 +217,7 @@ func (g *GoldfarbIdnani) dropActive(q, l int) {
 			R[k*n+t] = c*a + s*b
 			R[(k+1)*n+t] = -s*a + c*b
 		}
-		for i := 0; i < n; i++ {
-			a, b := J[i*n+k], J[i*n+k+1]
-			J[i*n+k] = c*a + s*b
-			J[i*n+k+1] = -s*a + c*b
-		}
+		rotRows(J[k*n:(k+1)*n], J[(k+1)*n:(k+2)*n], c, s)
 	}
 }
 
@@ -313,8 +298,11 @@ func (g *GoldfarbIdnani) Solve(ctx context.Context, p *Problem, start *Start, re
 }
 
 // gDepTol is the relative size ‖J₂ᵀn‖/‖Jᵀn‖ below which a normal is treated as
-// a combination of the active ones (the primal step z is then zero).
-const gDepTol = 1e-12
+// a combination of the active ones (the primal step z is then zero). Rounding
+// in J₂ grows with the conditioning of the active normals: 6e-12 was seen for
+// four nearly parallel equality rows (a fuzz corpus entry), where 1e-12 took a
+// dependent bound for independent and stepped 5e12 along the null space.
+const gDepTol = 1e-10
 
 // run iterates from the unconstrained minimiser; it returns the status and the
 // number of active constraints.
@@ -322,16 +310,9 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (Status, int, er
 	n, meq := g.n, g.meq
 	x, d, z, rv, J, R, u := g.x[:n], g.d[:n], g.z[:n], g.rv[:n], g.j, g.r, g.u
 	// x = −J Jᵀ c
-	fill(d, 0)
-	dv := blas64.Vector{N: n, Data: d, Inc: 1}
-	for i, c := range g.p.C {
-		if c != 0 {
-			blas64.Axpy(c, blas64.Vector{N: n, Data: J[i*n : i*n+n], Inc: 1}, dv)
-		}
-	}
-	for i := 0; i < n; i++ {
-		x[i] = -dot(J[i*n+i:i*n+n], d[i:]) // J is upper triangular here
-	}
+	jt := blas64.General{Rows: n, Cols: n, Stride: n, Data: J}
+	blas64.Gemv(blas.NoTrans, 1, jt, blas64.Vector{N: n, Data: g.p.C, Inc: 1}, 0, blas64.Vector{N: n, Data: d, Inc: 1})
+	blas64.Gemv(blas.Trans, -1, jt, blas64.Vector{N: n, Data: d, Inc: 1}, 0, blas64.Vector{N: n, Data: x, Inc: 1})
 	g.iter = 0
 	q := 0
 	// A point is accepted as feasible when every violation is below
@@ -406,9 +387,8 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (Status, int, er
 				break // a redundant, consistent equality: nothing to add
 			}
 			if !dependent {
-				for i := 0; i < n; i++ {
-					z[i] = dot(J[i*n+q:i*n+n], d[q:])
-				}
+				// z = J₂d₂
+				blas64.Gemv(blas.Trans, 1, blas64.General{Rows: n - q, Cols: n, Stride: n, Data: J[q*n:]}, blas64.Vector{N: n - q, Data: d[q:], Inc: 1}, 0, blas64.Vector{N: n, Data: z, Inc: 1})
 			}
 			// r = R⁻¹ d₁
 			for k := q - 1; k >= 0; k-- {
@@ -472,36 +452,20 @@ func (g *GoldfarbIdnani) refine(q int) {
 		}
 		d[k] = s / R[k*n+k]
 	}
-	for k := q; k < n; k++ {
-		d[k] = 0
+	jt := blas64.General{Rows: n, Cols: n, Stride: n, Data: J}
+	if q < n {
+		// d₂ = −J₂ᵀc
+		blas64.Gemv(blas.NoTrans, -1, blas64.General{Rows: n - q, Cols: n, Stride: n, Data: J[q*n:]}, blas64.Vector{N: n, Data: g.p.C, Inc: 1}, 0, blas64.Vector{N: n - q, Data: d[q:], Inc: 1})
 	}
-	for i, c := range g.p.C {
-		if c != 0 {
-			row := J[i*n : i*n+n]
-			for k := q; k < n; k++ {
-				d[k] -= row[k] * c
-			}
-		}
-	}
-	for i := 0; i < n; i++ {
-		x[i] = dot(J[i*n:i*n+n], d)
-	}
+	blas64.Gemv(blas.Trans, 1, jt, blas64.Vector{N: n, Data: d, Inc: 1}, 0, blas64.Vector{N: n, Data: x, Inc: 1})
 	gr := g.hx[:n]
 	blas64.Symv(1, g.p.H.RawSymmetric(), blas64.Vector{N: n, Data: x, Inc: 1}, 0, blas64.Vector{N: n, Data: gr, Inc: 1})
 	for i, c := range g.p.C {
 		gr[i] += c
 	}
 	// y = J₁ᵀ gr into d[:q], then u = R⁻¹y
-	for k := 0; k < q; k++ {
-		d[k] = 0
-	}
-	for i := 0; i < n; i++ {
-		if v := gr[i]; v != 0 {
-			row := J[i*n : i*n+q]
-			for k := range row {
-				d[k] += row[k] * v
-			}
-		}
+	if q > 0 {
+		blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: q, Cols: n, Stride: n, Data: J}, blas64.Vector{N: n, Data: gr, Inc: 1}, 0, blas64.Vector{N: q, Data: d[:q], Inc: 1})
 	}
 	for k := q - 1; k >= 0; k-- {
 		s := d[k]

@@ -317,6 +317,22 @@ func TestSKLTruncation(t *testing.T) {
 		if al := testing.AllocsPerRun(5, func() { _ = s.Solve(ctx, nil, nil, &res) }); al != 0 {
 			t.Errorf("d=%d C=%v: re-solve allocates %v times", tc.d, tc.c, al)
 		}
+		// hot start from this μ after a small change of C (as in a C sweep)
+		prev := append([]float64(nil), res.X...)
+		if err := s.SetC(tc.c * 1.01); err != nil {
+			t.Fatal(err)
+		}
+		var cold, hot Result
+		if err := s.Solve(ctx, nil, nil, &cold); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Solve(ctx, nil, &Start{X: prev}, &hot); err != nil {
+			t.Fatal(err)
+		}
+		// 1e-12 relative: both are certified optima of the same problem
+		if hot.Status != Optimal || hot.KKT.Max() > sklKKTTol || math.Abs(hot.Obj-cold.Obj) > 1e-12*cold.Obj {
+			t.Errorf("d=%d C=%v hot: %v KKT %+v obj %v, cold %v", tc.d, tc.c*1.01, hot.Status, hot.KKT, hot.Obj, cold.Obj)
+		}
 	}
 }
 

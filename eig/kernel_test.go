@@ -1,0 +1,194 @@
+package eig
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// randSlice returns n standard normal numbers from the seed.
+func randSlice(n int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = rng.NormFloat64()
+	}
+	return out
+}
+
+// dotRef is a plain dot product for the kernel tests.
+func dotRef(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// kernelTol bounds the difference of two summation orders of a dot product
+// of length n: each has error at most n eps sum|a_i b_i| (Higham, Accuracy
+// and Stability, ch. 3), so twice that.
+func kernelTol(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += math.Abs(a[i] * b[i])
+	}
+	return 2 * float64(len(a)) * eps * s
+}
+
+// TestDotsNT compares the tiled dot products (assembly when available)
+// with plain loops on sizes that exercise every tail: rows not a multiple
+// of 3, vector counts not a multiple of 4, lengths not a multiple of 8 or 4,
+// padded leading dimensions, both output layouts and unaligned starts.
+func TestDotsNT(t *testing.T) {
+	if !hasAVX2FMA {
+		t.Log("no AVX2+FMA kernel on this machine: checking the portable path only")
+	}
+	for _, rows := range []int{1, 2, 3, 4, 5, 7, 11} {
+		for _, nx := range []int{1, 2, 3, 4, 5, 8, 9, 13, 16} {
+			for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 257} {
+				for _, layout := range []string{"AXt", "XAt"} {
+					name := fmt.Sprintf("rows=%d/nx=%d/n=%d/%s", rows, nx, n, layout)
+					seed := uint64(rows*1000 + nx*100 + n)
+					// Leading dimensions padded by 3 and an offset of one
+					// element, so rows start at unaligned addresses.
+					lda, ldx := n+3, n+1
+					a := randSlice(1+rows*lda, seed)[1:]
+					x := randSlice(1+nx*ldx, seed+1)[1:]
+					ci, cv := nx, 1
+					if layout == "XAt" {
+						ci, cv = 1, rows
+					}
+					for _, fast := range []bool{true, false} {
+						c := randSlice(rows*nx, seed+2) // overwritten
+						dotsNT(fast, c, ci, cv, a, lda, rows, x, ldx, nx, n)
+						for i := 0; i < rows; i++ {
+							for v := 0; v < nx; v++ {
+								ar, xv := a[i*lda:i*lda+n], x[v*ldx:v*ldx+n]
+								want, got := dotRef(ar, xv), c[i*ci+v*cv]
+								if math.Abs(got-want) > kernelTol(ar, xv) {
+									t.Fatalf("%s fast=%v: c(%d,%d) = %v, want %v", name, fast, i, v, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSubTN compares the tiled update X -= Hᵀ V with plain loops on sizes
+// with every kind of tail.
+func TestSubTN(t *testing.T) {
+	for _, q := range []int{1, 2, 3, 4, 5, 8, 9, 12} {
+		for _, m := range []int{1, 2, 5, 17} {
+			for _, n := range []int{1, 3, 7, 8, 9, 16, 23, 64, 131} {
+				name := fmt.Sprintf("q=%d/m=%d/n=%d", q, m, n)
+				seed := uint64(q*1000 + m*100 + n)
+				ldx, ldv, ldh := n+2, n+5, q+1
+				v := randSlice(1+m*ldv, seed)[1:]
+				h := randSlice(m*ldh, seed+1)
+				x0 := randSlice(1+q*ldx, seed+2)[1:]
+				for _, fast := range []bool{true, false} {
+					x := append([]float64(nil), x0...)
+					subTN(fast, x, ldx, q, h, ldh, v, ldv, m, n)
+					for r := 0; r < q; r++ {
+						for j := 0; j < n; j++ {
+							want := x0[r*ldx+j]
+							var mag float64
+							for i := 0; i < m; i++ {
+								want -= h[i*ldh+r] * v[i*ldv+j]
+								mag += math.Abs(h[i*ldh+r] * v[i*ldv+j])
+							}
+							// m+1 terms summed in two orders (see kernelTol).
+							tol := 2 * float64(m+1) * eps * (mag + math.Abs(x0[r*ldx+j]))
+							if got := x[r*ldx+j]; math.Abs(got-want) > tol {
+								t.Fatalf("%s fast=%v: x(%d,%d) = %v, want %v", name, fast, r, j, got, want)
+							}
+						}
+						// Padding between rows must be untouched.
+						if r < q-1 {
+							for j := n; j < ldx; j++ {
+								if x[r*ldx+j] != x0[r*ldx+j] {
+									t.Fatalf("%s fast=%v: padding (%d,%d) changed", name, fast, r, j)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzDotsNT checks the tiled kernel against plain loops on arbitrary
+// shapes and values (including huge and tiny magnitudes).
+func FuzzDotsNT(f *testing.F) {
+	f.Add(uint8(5), uint8(7), uint16(37), uint64(1), 1.0)
+	f.Add(uint8(1), uint8(1), uint16(1), uint64(2), 1e300)
+	f.Add(uint8(3), uint8(4), uint16(8), uint64(3), 1e-300)
+	f.Fuzz(func(t *testing.T, rows8, nx8 uint8, n16 uint16, seed uint64, scale float64) {
+		rows, nx, n := int(rows8%20)+1, int(nx8%20)+1, int(n16%600)
+		if math.IsNaN(scale) || math.IsInf(scale, 0) {
+			return
+		}
+		a := randSlice(rows*n, seed)
+		x := randSlice(nx*n, seed+1)
+		for i := range a {
+			a[i] *= scale
+		}
+		c := make([]float64, rows*nx)
+		dotsNT(true, c, nx, 1, a, n, rows, x, n, nx, n)
+		for i := 0; i < rows; i++ {
+			for v := 0; v < nx; v++ {
+				ar, xv := a[i*n:(i+1)*n], x[v*n:(v+1)*n]
+				want, got := dotRef(ar, xv), c[i*nx+v]
+				if math.IsInf(want, 0) || math.IsNaN(want) {
+					continue // overflow: both orders may overflow differently
+				}
+				if math.Abs(got-want) > kernelTol(ar, xv)+math.SmallestNonzeroFloat64*float64(4*n) {
+					t.Fatalf("rows=%d nx=%d n=%d: c(%d,%d) = %v, want %v", rows, nx, n, i, v, got, want)
+				}
+			}
+		}
+	})
+}
+
+// TestDenseBlockMatchesVector checks the block product of Dense (the
+// assembly path when available) against single products, which use a
+// different kernel, on odd sizes and every block size up to 16.
+func TestDenseBlockMatchesVector(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 17, 130} {
+		a := rbfKernel(gaussPoints(n, 3, uint64(n)))
+		op, err := NewDense(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := 1; b <= 16; b++ {
+			x := randSlice(b*n, uint64(b))
+			xm, ym := newDenseRows(b, n, x), newDenseRows(b, n, nil)
+			op.MulVecsTo(ym, xm)
+			y := make([]float64, n)
+			for k := 0; k < b; k++ {
+				op.MulVecTo(y, xm.RawRowView(k))
+				for i := range y {
+					// Entries of the RBF kernel are in (0, 1]: the two sums
+					// of n terms agree to 2 n eps sum|x|.
+					var sx float64
+					for _, v := range xm.RawRowView(k) {
+						sx += math.Abs(v)
+					}
+					if d := math.Abs(ym.At(k, i) - y[i]); d > 2*float64(n)*eps*sx {
+						t.Fatalf("n=%d b=%d: row %d entry %d differs by %.3g", n, b, k, i, d)
+					}
+				}
+			}
+		}
+	}
+}
+
+func newDenseRows(r, c int, data []float64) *mat.Dense { return mat.NewDense(r, c, data) }
