@@ -71,6 +71,14 @@ func (r *Result) Markdown(w io.Writer) error {
 		}
 		b.WriteString(strings.Join(parts, "; ") + "\n\n")
 	}
+	b.WriteString("Mean accuracy over all cells of the table: ")
+	var avg []string
+	for _, m := range r.Methods {
+		if v, ok := r.MethodMean(m.Name); ok {
+			avg = append(avg, fmt.Sprintf("%s %.2f", m.Name, v))
+		}
+	}
+	b.WriteString(strings.Join(avg, "; ") + ".\n\n")
 	if r.Table.Claim != nil {
 		b.WriteString("Claims of the paper, tested on these results:\n\n" + r.Table.Claim(r) + "\n")
 	}
@@ -145,4 +153,21 @@ func (r *Result) JSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// MethodMean returns the mean accuracy of a method over all cells of the
+// result (false if the method has no results).
+func (r *Result) MethodMean(method string) (float64, bool) {
+	var sum float64
+	var k int
+	for _, row := range r.Rows {
+		if row.Method == method && !row.NA {
+			sum += row.Summary.Mean
+			k++
+		}
+	}
+	if k == 0 {
+		return math.NaN(), false
+	}
+	return sum / float64(k), true
 }
