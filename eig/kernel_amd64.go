@@ -47,3 +47,9 @@ func detectAVX2FMA() bool {
 //
 //go:noescape
 func axpy4x8(x0, x1, x2, x3 *float64, v *float64, ldv int, h *float64, ldh int, m int)
+
+// rot4 applies the plane rotation (x, y) <- (c x - s y, s x + c y) to the
+// first n entries of x and y (n a positive multiple of 4).
+//
+//go:noescape
+func rot4(x, y *float64, n int, c, s float64)

@@ -199,3 +199,31 @@ axloop:
 
 	VZEROUPPER
 	RET
+
+// func rot4(x, y *float64, n int, c, s float64)
+//
+// (x, y) <- (c x - s y, s x + c y) on the first n entries (n a positive
+// multiple of 4).
+TEXT ·rot4(SB), NOSPLIT, $0-40
+	MOVQ         x+0(FP), SI
+	MOVQ         y+8(FP), DI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSD c+24(FP), Y0
+	VBROADCASTSD s+32(FP), Y1
+	XORQ         AX, AX
+
+rotloop:
+	VMOVUPD      (SI)(AX*8), Y2
+	VMOVUPD      (DI)(AX*8), Y3
+	VMULPD       Y2, Y0, Y4
+	VFNMADD231PD Y3, Y1, Y4
+	VMULPD       Y2, Y1, Y5
+	VFMADD231PD  Y3, Y0, Y5
+	VMOVUPD      Y4, (SI)(AX*8)
+	VMOVUPD      Y5, (DI)(AX*8)
+	ADDQ         $4, AX
+	CMPQ         AX, CX
+	JLT          rotloop
+
+	VZEROUPPER
+	RET

@@ -15,3 +15,8 @@ func dot3x4(a0, a1, a2, x0, x1, x2, x3 *float64, n int, out *[12]float64) {
 func axpy4x8(x0, x1, x2, x3 *float64, v *float64, ldv int, h *float64, ldh int, m int) {
 	panic("eig: internal error: axpy4x8 without assembly support")
 }
+
+// rot4 is never called when hasAVX2FMA is false.
+func rot4(x, y *float64, n int, c, s float64) {
+	panic("eig: internal error: rot4 without assembly support")
+}

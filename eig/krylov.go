@@ -10,8 +10,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,7 +41,7 @@ type krylov struct {
 	// Ritz workspace.
 	tc    []float64 // c x c copy of T, eigenvectors after syev
 	theta []float64
-	work  []float64
+	se    *symEig
 	order []int
 	res   []float64
 
@@ -132,10 +130,7 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 	k.theta = make([]float64, mp)
 	k.order = make([]int, mp)
 	k.res = make([]float64, mp)
-	// Workspace query for the symmetric eigensolver.
-	q := make([]float64, 1)
-	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: mp, Stride: mp, Data: k.tc, Uplo: blas.Upper}, k.theta, q, -1)
-	k.work = make([]float64, int(q[0]))
+	k.se = newSymEig(mp)
 	k.rng = rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
 	k.team.jobs = []func(part, lo, hi int){k.partCoef, k.partUpdate, k.partRotate}
 	k.rot = make([][]float64, w)
@@ -216,35 +211,39 @@ func (k *krylov) project(x *mat.Dense, olo, olen int, coef []float64) {
 const rotChunk = 256
 
 // partRotate sets V[0:gk][:, lo:hi] = G V[0:c][:, lo:hi] in place, with G
-// the gk x c rotation in k.g (c = len(g)/gk columns).
+// the gk x c rotation, stored negated and transposed in k.g (entry (a, i)
+// at k.g[i*gk+a]) so that subTN computes the product.
 func (k *krylov) partRotate(part, lo, hi int) {
 	c := k.oj.olen
 	gk := k.gk
 	buf := k.rot[part]
-	impl := blas64.Implementation()
+	vr := k.v.RawMatrix()
 	for c0 := lo; c0 < hi; c0 += rotChunk {
 		c1 := min(c0+rotChunk, hi)
 		w := c1 - c0
 		for x := range buf[:gk*w] {
 			buf[x] = 0
 		}
-		for i := 0; i < c; i++ {
-			vi := k.v.RawRowView(i)[c0:c1]
-			for a := 0; a < gk; a++ {
-				if g := k.g[a*c+i]; g != 0 {
-					impl.Daxpy(w, g, vi, 1, buf[a*w:(a+1)*w], 1)
-				}
-			}
-		}
+		subTN(true, buf, w, gk, k.g, gk, vr.Data[c0:], vr.Stride, c, w)
 		for a := 0; a < gk; a++ {
 			copy(k.v.RawRowView(a)[c0:c1], buf[a*w:(a+1)*w])
 		}
 	}
 }
 
-// rowNorm returns the Euclidean norm of x.
+// rowNorm returns the Euclidean norm of x: the square root of a plain sum
+// of squares (gonum's vectorized dot product) when that sum is safely inside
+// the floating-point range, else the scaled computation of Dnrm2, which
+// cannot overflow or underflow but is several times slower.
 func rowNorm(x []float64) float64 {
-	return blas64.Implementation().Dnrm2(len(x), x, 1)
+	ss := blas64.Implementation().Ddot(len(x), x, 1, x, 1)
+	// Squares of entries above 2^500 could overflow and below 2^-500
+	// could underflow (losing accuracy); a sum in the wide band between
+	// means neither happened (or the Dnrm2 answer is zero or tiny anyway).
+	if ss < 0x1p-900 || ss > 0x1p900 || math.IsNaN(ss) {
+		return blas64.Implementation().Dnrm2(len(x), x, 1)
+	}
+	return math.Sqrt(ss)
 }
 
 // eta is the DGKS constant: another Gram-Schmidt pass is made when a pass
@@ -448,8 +447,7 @@ func (k *krylov) ritz(c, nw int) int {
 	for i := 0; i < c; i++ {
 		copy(k.tc[i*c:(i+1)*c], k.t[i*ld:i*ld+c])
 	}
-	ok := lapack64.Syev(lapack.EVCompute, blas64.Symmetric{N: c, Stride: c, Data: k.tc[:c*c], Uplo: blas.Upper}, k.theta[:c], k.work, len(k.work))
-	if !ok {
+	if !k.se.factorize(c, k.tc[:c*c], k.theta[:c]) {
 		// The QR iteration failed; treat as no progress.
 		for i := range k.res[:c] {
 			k.res[i] = math.Inf(1)
@@ -497,7 +495,7 @@ func (k *krylov) rotate(c, kk int) {
 	for a := 0; a < kk; a++ {
 		j := k.order[a]
 		for i := 0; i < c; i++ {
-			k.g[a*c+i] = k.tc[i*c+j]
+			k.g[i*kk+a] = -k.tc[i*c+j]
 		}
 	}
 	k.gk = kk

@@ -22,6 +22,8 @@ P x + q + G'z + A'y = 0).
 
 import sys
 
+sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
+
 from peerlib import pin_threads, threads_arg
 
 THREADS = threads_arg(sys.argv)

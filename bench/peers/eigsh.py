@@ -28,6 +28,8 @@ positive semidefinite), and orth = ||I - V'V||_2.
 
 import sys
 
+sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
+
 from peerlib import pin_threads, threads_arg
 
 THREADS = threads_arg(sys.argv)

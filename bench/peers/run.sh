@@ -10,6 +10,7 @@
 #   PEERS_ONLY     subset of "eig cvxopt octave" to run (default all)
 #   KEEP_DATA=1    keep the generated input files (about 170 MB by default)
 set -euo pipefail
+export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in the source tree
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
