@@ -2,9 +2,11 @@ package eig
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
 )
 
 // dotsNT computes the dot products of the rows of a with the rows of x:
@@ -16,8 +18,9 @@ import (
 // products run in 3 x 4 register tiles: each entry of a is loaded once per
 // four rows of x and each entry of x once per three rows of a, so that a
 // block product of a streamed matrix with a few vectors is bound by memory
-// bandwidth rather than by arithmetic. Otherwise it runs portable loops.
-// It panics if the slices are too short (an internal error).
+// bandwidth rather than by arithmetic. Otherwise (and for a single vector)
+// it uses gonum's kernels. It panics if the slices are too short (an
+// internal error).
 func dotsNT(fast bool, c []float64, ci, cv int, a []float64, lda, rows int, x []float64, ldx, nx, n int) {
 	if rows == 0 || nx == 0 {
 		return
@@ -45,56 +48,92 @@ func dotsNT(fast bool, c []float64, ci, cv int, a []float64, lda, rows int, x []
 	dotsTiles(c, ci, cv, a, lda, rows, x, ldx, nx, n)
 }
 
-// dotsTiles is dotsNT with the assembly kernel.
+// tileChunk is the column chunk of dotsTiles: three rows of 256 entries
+// (6 KiB) stay in the first-level cache while every group of four vectors
+// is applied to them. Measured on the n = 4000 kernel with 8 vectors: 5.2
+// ms per block product against 6.4 ms without chunks; chunks of 192 to 384
+// entries do about as well, 64 and 4096 worse.
+const tileChunk = 256
+
+// tileGroups is the number of groups of four vectors dotsTiles handles in
+// one sweep over the rows (larger counts take several sweeps).
+const tileGroups = 16
+
+// dotsTiles is dotsNT with the assembly kernel. For each group of three
+// rows of a it walks along the columns in chunks of tileChunk and applies
+// every group of four vectors to a chunk before moving on: the first group
+// loads the chunk from memory (while the prefetches of the next chunk are
+// in flight) and the others find it in the first-level cache, so the
+// arithmetic of the later groups overlaps the memory traffic instead of
+// following it.
 func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64, ldx, nx, n int) {
+	if nx > 4*tileGroups {
+		for v0 := 0; v0 < nx; v0 += 4 * tileGroups {
+			nv := min(4*tileGroups, nx-v0)
+			dotsTiles(c[v0*cv:], ci, cv, a, lda, rows, x[v0*ldx:], ldx, nv, n)
+		}
+		return
+	}
 	n4 := n &^ 3
+	ng := (nx + 3) / 4
+	chunk := tileChunk
+	if rows*n < cacheEntries {
+		// The rows come from cache anyway: one chunk, fewer calls.
+		chunk = max(n4, 1)
+	}
 	var out [12]float64
+	var acc [tileGroups * 12]float64
 	var ri [3]int
-	var vi [4]int
-	for i0 := 0; i0 < rows; i0 += 3 {
+	var vi [tileGroups * 4]int
+	for v := 0; v < 4*ng; v++ {
 		// A partial tile repeats its last row (or vector) and discards
 		// the duplicate results: one kernel shape serves every size.
+		vi[v] = min(v, nx-1) * ldx
+	}
+	for i0 := 0; i0 < rows; i0 += 3 {
 		for r := range ri {
 			ri[r] = min(i0+r, rows-1) * lda
 		}
-		for v0 := 0; v0 < nx; v0 += 4 {
-			for v := range vi {
-				vi[v] = min(v0+v, nx-1) * ldx
-			}
-			dot3x4(&a[ri[0]], &a[ri[1]], &a[ri[2]], &x[vi[0]], &x[vi[1]], &x[vi[2]], &x[vi[3]], n4, &out)
-			for r := 0; r < 3 && i0+r < rows; r++ {
-				ar := a[ri[r]:]
-				for v := 0; v < 4 && v0+v < nx; v++ {
-					s := out[4*r+v]
-					xv := x[vi[v]:]
-					for j := n4; j < n; j++ {
-						s += ar[j] * xv[j]
+		for j0 := 0; j0 < n4; j0 += chunk {
+			w := min(chunk, n4-j0)
+			for g := 0; g < ng; g++ {
+				v := vi[4*g : 4*g+4]
+				dot3x4(&a[ri[0]+j0], &a[ri[1]+j0], &a[ri[2]+j0], &x[v[0]+j0], &x[v[1]+j0], &x[v[2]+j0], &x[v[3]+j0], w, &out)
+				ag := acc[12*g : 12*g+12]
+				if j0 == 0 {
+					copy(ag, out[:])
+				} else {
+					for t := range ag {
+						ag[t] += out[t]
 					}
-					c[(i0+r)*ci+(v0+v)*cv] = s
 				}
+			}
+		}
+		for r := 0; r < 3 && i0+r < rows; r++ {
+			ar := a[ri[r]:]
+			for v := 0; v < nx; v++ {
+				var s float64
+				if n4 > 0 {
+					s = acc[12*(v/4)+4*r+v%4]
+				}
+				xv := x[vi[v]:]
+				for j := n4; j < n; j++ {
+					s += ar[j] * xv[j]
+				}
+				c[(i0+r)*ci+v*cv] = s
 			}
 		}
 	}
 }
 
-// dotsNTGeneric is the portable version of dotsNT.
+// dotsNTGeneric is the portable version of dotsNT: one dot product per
+// pair with gonum's kernel.
 func dotsNTGeneric(c []float64, ci, cv int, a []float64, lda, rows int, x []float64, ldx, nx, n int) {
+	impl := blas64.Implementation()
 	for i := 0; i < rows; i++ {
 		ar := a[i*lda : i*lda+n]
 		for v := 0; v < nx; v++ {
-			xv := x[v*ldx : v*ldx+n]
-			var s0, s1, s2, s3 float64
-			j := 0
-			for ; j+4 <= n; j += 4 {
-				s0 += ar[j] * xv[j]
-				s1 += ar[j+1] * xv[j+1]
-				s2 += ar[j+2] * xv[j+2]
-				s3 += ar[j+3] * xv[j+3]
-			}
-			for ; j < n; j++ {
-				s0 += ar[j] * xv[j]
-			}
-			c[i*ci+v*cv] = (s0 + s1) + (s2 + s3)
+			c[i*ci+v*cv] = impl.Ddot(n, ar, 1, x[v*ldx:v*ldx+n], 1)
 		}
 	}
 }
@@ -106,7 +145,7 @@ func dotsNTGeneric(c []float64, ci, cv int, a []float64, lda, rows int, x []floa
 // With fast set (and the AVX2+FMA kernel available) it works on tiles of 4
 // rows of x by 8 columns, keeping the 8 x 4 partial sums in registers while
 // the m rows of v pass by. Otherwise, and for leftover rows and columns, it
-// runs portable loops.
+// uses gonum's kernels.
 func subTN(fast bool, x []float64, ldx, q int, h []float64, ldh int, v []float64, ldv, m, n int) {
 	if q == 0 || m == 0 || n == 0 {
 		return
@@ -128,8 +167,9 @@ func subTN(fast bool, x []float64, ldx, q int, h []float64, ldh int, v []float64
 			}
 		}
 		// Leftover rows (all columns) and leftover columns (kernel rows).
-		if q4 < q {
-			subTNGeneric(x[q4*ldx:], ldx, q-q4, h[q4:], ldh, v, ldv, m, n)
+		// Leftover rows: gonum's transposed matrix-vector kernel, row by row.
+		for r := q4; r < q; r++ {
+			blas64.Implementation().Dgemv(blas.Trans, m, n, -1, v, ldv, h[r:], ldh, 1, x[r*ldx:], 1)
 		}
 		j0, q = n8, q4
 	}
@@ -138,19 +178,98 @@ func subTN(fast bool, x []float64, ldx, q int, h []float64, ldh int, v []float64
 	}
 }
 
-// subTNGeneric is the portable version of subTN.
+// subTNGeneric is the portable version of subTN: one axpy per pair with
+// gonum's kernel.
 func subTNGeneric(x []float64, ldx, q int, h []float64, ldh int, v []float64, ldv, m, n int) {
+	impl := blas64.Implementation()
 	for r := 0; r < q; r++ {
 		xr := x[r*ldx : r*ldx+n]
 		for i := 0; i < m; i++ {
-			c := h[i*ldh+r]
-			if c == 0 {
-				continue
-			}
-			vi := v[i*ldv : i*ldv+n]
-			for j, vv := range vi {
-				xr[j] -= c * vv
+			if c := h[i*ldh+r]; c != 0 {
+				impl.Daxpy(n, -c, v[i*ldv:i*ldv+n], 1, xr, 1)
 			}
 		}
 	}
+}
+
+// orthonormalRows orthonormalizes rows 0:q of x in place (nearly
+// orthonormal rows, such as Ritz vectors of an orthonormal basis) by two
+// passes of Cholesky QR: with the Gram matrix G = X Xᵀ = L Lᵀ, X becomes
+// L⁻¹ X. One pass leaves an orthogonality error of about eps times the
+// square of the condition number of X, which is near 1 here; the second
+// brings it to round-off. Both the Gram matrix and the triangular
+// transformation run in the block kernels. If a Gram matrix is not
+// numerically positive definite it falls back to modified Gram-Schmidt.
+func orthonormalRows(x *mat.Dense, q int) {
+	if q == 0 {
+		return
+	}
+	xr := x.RawMatrix()
+	n := xr.Cols
+	g := make([]float64, q*q)
+	h := make([]float64, q*q)
+	tmp := make([]float64, q*n)
+	for pass := 0; pass < 2; pass++ {
+		dotsNT(true, g, q, 1, xr.Data, xr.Stride, q, xr.Data, xr.Stride, q, n)
+		if !cholInvLower(g, q) {
+			gramSchmidtRows(x, q)
+			return
+		}
+		// g now holds L⁻¹ (lower triangular); h = -(L⁻¹)ᵀ for subTN.
+		for a := 0; a < q; a++ {
+			for i := 0; i < q; i++ {
+				h[i*q+a] = -g[a*q+i]
+			}
+		}
+		for i := range tmp {
+			tmp[i] = 0
+		}
+		subTN(true, tmp, n, q, h, q, xr.Data, xr.Stride, q, n)
+		for a := 0; a < q; a++ {
+			copy(xr.Data[a*xr.Stride:a*xr.Stride+n], tmp[a*n:(a+1)*n])
+		}
+	}
+}
+
+// cholInvLower overwrites the symmetric positive definite q x q matrix g
+// (row-major, full storage) with L⁻¹, where g = L Lᵀ, zero above the
+// diagonal. It returns false if a pivot is not safely positive.
+func cholInvLower(g []float64, q int) bool {
+	// Cholesky, lower triangle in place.
+	for j := 0; j < q; j++ {
+		s := g[j*q+j]
+		for k := 0; k < j; k++ {
+			s -= g[j*q+k] * g[j*q+k]
+		}
+		// A pivot that lost more than half the digits of its diagonal
+		// entry means rows far from orthonormal (condition above 1e4):
+		// not what this routine is for.
+		if !(s > 1e-8*g[j*q+j]) {
+			return false
+		}
+		ljj := math.Sqrt(s)
+		g[j*q+j] = ljj
+		for i := j + 1; i < q; i++ {
+			t := g[i*q+j]
+			for k := 0; k < j; k++ {
+				t -= g[i*q+k] * g[j*q+k]
+			}
+			g[i*q+j] = t / ljj
+		}
+	}
+	// Inverse of L, column by column: with M = L⁻¹, M[j][j] = 1/L[j][j]
+	// and M[i][j] = -(sum_{j<=k<i} L[i][k] M[k][j]) / L[i][i].
+	inv := make([]float64, q*q)
+	for j := 0; j < q; j++ {
+		inv[j*q+j] = 1 / g[j*q+j]
+		for i := j + 1; i < q; i++ {
+			var t float64
+			for k := j; k < i; k++ {
+				t += g[i*q+k] * inv[k*q+j]
+			}
+			inv[i*q+j] = -t / g[i*q+i]
+		}
+	}
+	copy(g, inv)
+	return true
 }

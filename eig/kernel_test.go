@@ -192,3 +192,96 @@ func TestDenseBlockMatchesVector(t *testing.T) {
 }
 
 func newDenseRows(r, c int, data []float64) *mat.Dense { return mat.NewDense(r, c, data) }
+
+// TestRotRows checks the rotation kernel (assembly when available) against
+// the formula on lengths with every tail, with an orthogonal rotation so
+// that each result is a two-term sum with error at most 2 eps (|x|+|y|).
+func TestRotRows(t *testing.T) {
+	th := 0.7
+	c, s := math.Cos(th), math.Sin(th)
+	for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 31, 64} {
+		x0, y0 := randSlice(n, uint64(n)), randSlice(n, uint64(n)+100)
+		x, y := append([]float64(nil), x0...), append([]float64(nil), y0...)
+		rotRows(x, y, c, s)
+		for k := range x {
+			tol := 2 * eps * (math.Abs(x0[k]) + math.Abs(y0[k]))
+			if wx := c*x0[k] - s*y0[k]; math.Abs(x[k]-wx) > tol {
+				t.Fatalf("n=%d: x[%d] = %v, want %v", n, k, x[k], wx)
+			}
+			if wy := s*x0[k] + c*y0[k]; math.Abs(y[k]-wy) > tol {
+				t.Fatalf("n=%d: y[%d] = %v, want %v", n, k, y[k], wy)
+			}
+		}
+	}
+}
+
+// TestHypot checks the fast path and the scaled fallback against
+// math.Hypot, including overflow and underflow of the squares.
+func TestHypot(t *testing.T) {
+	for _, tc := range [][2]float64{
+		{3, 4}, {0, 0}, {0, -2}, {1e-320, 0}, {1e300, 1e300}, {-1e-300, 1e-300},
+		{0x1p499, 1}, {0x1p501, 1}, {1e-160, 1e-160}, {math.Inf(1), 1}, {math.NaN(), 1},
+	} {
+		got, want := hypot(tc[0], tc[1]), math.Hypot(tc[0], tc[1])
+		if math.IsNaN(want) {
+			if !math.IsNaN(got) {
+				t.Errorf("hypot(%v, %v) = %v, want NaN", tc[0], tc[1], got)
+			}
+			continue
+		}
+		// The direct formula is within 2 eps of the correctly rounded value.
+		if math.Abs(got-want) > 2*eps*want {
+			t.Errorf("hypot(%v, %v) = %v, want %v", tc[0], tc[1], got, want)
+		}
+	}
+}
+
+// TestOrthonormalRows perturbs orthonormal rows by 1e-8 and checks that
+// the Cholesky QR passes restore orthonormality (LAPACK's ||I - YYᵀ|| /
+// (n eps) below 60) while moving each row by no more than the
+// perturbation (the rows stay close to the originals, so the Ritz vectors
+// keep their meaning); rank-deficient input takes the fallback path and
+// must not produce NaN.
+func TestOrthonormalRows(t *testing.T) {
+	for _, sz := range [][2]int{{1, 5}, {3, 7}, {8, 130}, {20, 400}, {50, 333}} {
+		q, n := sz[0], sz[1]
+		qm := randOrtho(n, uint64(q))
+		y := mat.NewDense(q, n, nil)
+		y0 := mat.NewDense(q, n, nil)
+		noise := randSlice(q*n, uint64(n))
+		for a := 0; a < q; a++ {
+			for j := 0; j < n; j++ {
+				y0.Set(a, j, qm.At(j, a))
+				y.Set(a, j, qm.At(j, a)+1e-8*noise[a*n+j])
+			}
+		}
+		orthonormalRows(y, q)
+		var yyt mat.Dense
+		yyt.Mul(y, y.T())
+		for i := 0; i < q; i++ {
+			yyt.Set(i, i, yyt.At(i, i)-1)
+		}
+		if s := mat.Norm(&yyt, 2) / (float64(n) * eps); s > 60 {
+			t.Errorf("q=%d n=%d: orthogonality %.3g > 60", q, n, s)
+		}
+		var diff mat.Dense
+		diff.Sub(y, y0)
+		// The perturbation has norm about 1e-8 sqrt(q n); the correction
+		// stays within a few times that.
+		if nd := mat.Norm(&diff, 2); nd > 1e-8*math.Sqrt(float64(q*n))*4 {
+			t.Errorf("q=%d n=%d: rows moved by %.3g", q, n, nd)
+		}
+	}
+	// Two equal rows: the Gram matrix is singular.
+	y := mat.NewDense(2, 9, nil)
+	for j := 0; j < 9; j++ {
+		y.Set(0, j, float64(j+1))
+		y.Set(1, j, float64(j+1))
+	}
+	orthonormalRows(y, 2)
+	for _, v := range y.RawMatrix().Data {
+		if math.IsNaN(v) {
+			t.Fatal("NaN after orthonormalizing dependent rows")
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -39,7 +38,7 @@ type krylov struct {
 	h   []float64 // (m+p) x p coefficients
 
 	// Ritz workspace.
-	tc    []float64 // c x c copy of T, eigenvectors after syev
+	tc    []float64 // c x c copy of T, eigenvectors after factorize
 	theta []float64
 	se    *symEig
 	order []int
@@ -55,18 +54,17 @@ type krylov struct {
 	gk   int
 
 	matvecs, iters, restarts int
-	ritzCalls int
 	// ritzC and ritzNW record the last call of ritz (basis size and number
 	// of residual estimates); ritzC is -1 once T or the basis has changed.
 	ritzC, ritzNW int
-	ritzSizes []int
-	exhausted                bool
+	exhausted     bool
 
 	// Preallocated scratch, so that steps do not allocate.
 	coefBuf []float64  // (m+p) x p
 	one     *mat.Dense // 1 x n
 	c1      []float64  // m+2p
 	coup    []float64  // p x (m+p)
+	yout    *mat.Dense // destination of partRitzVectors
 	denseOp bool       // the operator is a Dense matrix (known product cost)
 }
 
@@ -98,7 +96,7 @@ func (t *team) init(n int) {
 
 // run executes job; in parallel when work (flops) is large enough.
 func (t *team) run(job func(part, lo, hi int), work int) {
-	if work < 4*parallelMin || len(t.fns) == 1 {
+	if work < 2*parallelMin || len(t.fns) == 1 {
 		job(0, 0, t.n)
 		return
 	}
@@ -132,7 +130,7 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 	k.res = make([]float64, mp)
 	k.se = newSymEig(mp)
 	k.rng = rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
-	k.team.jobs = []func(part, lo, hi int){k.partCoef, k.partUpdate, k.partRotate}
+	k.team.jobs = []func(part, lo, hi int){k.partCoef, k.partUpdate, k.partRotate, k.partRitzVectors}
 	k.rot = make([][]float64, w)
 	for i := range k.rot {
 		k.rot[i] = make([]float64, mp*rotChunk)
@@ -191,7 +189,7 @@ func (k *krylov) project(x *mat.Dense, olo, olen int, coef []float64) {
 	k.team.run(k.team.jobs[0], work)
 	sz := olen * q
 	parts := len(k.team.fns)
-	if work < 4*parallelMin {
+	if work < 2*parallelMin {
 		parts = 1
 	}
 	for pt := 1; pt < parts; pt++ {
@@ -231,17 +229,32 @@ func (k *krylov) partRotate(part, lo, hi int) {
 	}
 }
 
-// rowNorm returns the Euclidean norm of x: the square root of a plain sum
-// of squares (gonum's vectorized dot product) when that sum is safely inside
-// the floating-point range, else the scaled computation of Dnrm2, which
-// cannot overflow or underflow but is several times slower.
+// partRitzVectors sets yout[:, lo:hi] = G V[0:c][:, lo:hi], with G the gk x
+// c matrix stored negated and transposed in k.g (c = k.oj.olen).
+func (k *krylov) partRitzVectors(_ int, lo, hi int) {
+	vr, yr := k.v.RawMatrix(), k.yout.RawMatrix()
+	subTN(true, yr.Data[lo:], yr.Stride, k.gk, k.g, k.gk, vr.Data[lo:], vr.Stride, k.oj.olen, hi-lo)
+}
+
+// rowNorm returns the Euclidean norm of x (gonum's Dnrm2, which scales to
+// avoid overflow and underflow). It is used where the norm normalizes a
+// vector.
 func rowNorm(x []float64) float64 {
+	return blas64.Implementation().Dnrm2(len(x), x, 1)
+}
+
+// normEst returns the Euclidean norm of x for comparisons (the DGKS test,
+// the finiteness check and the norm estimate): the square root of a plain
+// sum of squares (gonum's vectorized dot product), several times faster than
+// Dnrm2, when that sum is safely inside the floating-point range, else
+// rowNorm.
+func normEst(x []float64) float64 {
 	ss := blas64.Implementation().Ddot(len(x), x, 1, x, 1)
-	// Squares of entries above 2^500 could overflow and below 2^-500
-	// could underflow (losing accuracy); a sum in the wide band between
-	// means neither happened (or the Dnrm2 answer is zero or tiny anyway).
+	// Squares above 2^900 may have overflowed and a sum below 2^-900 may
+	// have lost its small terms to underflow; in between neither happened
+	// to any term that matters.
 	if ss < 0x1p-900 || ss > 0x1p900 || math.IsNaN(ss) {
-		return blas64.Implementation().Dnrm2(len(x), x, 1)
+		return rowNorm(x)
 	}
 	return math.Sqrt(ss)
 }
@@ -263,7 +276,7 @@ func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
 	}
 	var n0, n1 [64]float64 // q <= 64 is enforced by the callers
 	for r := 0; r < q; r++ {
-		n0[r] = rowNorm(x.RawRowView(r))
+		n0[r] = normEst(x.RawRowView(r))
 	}
 	// Classical Gram-Schmidt against the basis; a second pass only if some
 	// row lost more than a factor eta of its norm (the DGKS criterion, as
@@ -271,7 +284,7 @@ func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
 	k.project(x, 0, base, coef)
 	again := false
 	for r := 0; r < q; r++ {
-		n1[r] = rowNorm(x.RawRowView(r))
+		n1[r] = normEst(x.RawRowView(r))
 		if n1[r] < eta*n0[r] {
 			again = true
 		}
@@ -279,7 +292,7 @@ func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
 	if again {
 		k.project(x, 0, base, coef)
 		for r := 0; r < q; r++ {
-			n1[r] = rowNorm(x.RawRowView(r))
+			n1[r] = normEst(x.RawRowView(r))
 		}
 	}
 	for i := range l[:q*q] {
@@ -376,7 +389,7 @@ func (k *krylov) stepLast(c int, last bool) error {
 	k.iters++
 	for r := 0; r < p; r++ {
 		row := k.w.RawRowView(r)
-		nr := rowNorm(row)
+		nr := normEst(row)
 		if math.IsNaN(nr) || math.IsInf(nr, 0) {
 			return fmt.Errorf("%w (after %d operator applications)", ErrNotFinite, k.matvecs)
 		}
@@ -440,8 +453,6 @@ func (k *krylov) stepLast(c int, last bool) error {
 // wanted and estimates the residual norms of the first nw of them. It
 // returns how many of the first nw meet the tolerance.
 func (k *krylov) ritz(c, nw int) int {
-	k.ritzCalls++
-	k.ritzSizes = append(k.ritzSizes, c)
 	k.ritzC, k.ritzNW = c, nw
 	ld := k.ldt
 	for i := 0; i < c; i++ {
@@ -615,7 +626,15 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		c += p
 		work += 8 * k.n * c * p
 		if k.denseOp {
-			work += 2 * k.n * k.n * p
+			// A product streams the matrix from memory once, which costs
+			// as much time as about 12 n^2 flops of the block kernels,
+			// whatever the block size (up to about 6 vectors); a matrix
+			// that stays in cache costs its flops.
+			if k.n*k.n >= cacheEntries {
+				work += 2 * k.n * k.n * max(p, 6)
+			} else {
+				work += 2 * k.n * k.n * p
+			}
 		}
 		// A basis of n-p vectors is completed to the whole space (exact
 		// pairs) rather than restarted.
@@ -716,23 +735,25 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 		k.ritz(c, nw)
 	}
 	est := append([]float64(nil), k.res[:nw]...)
+	// Ritz vectors y = G V, with G (nw x c) stored negated and transposed
+	// as for a restart, computed by column ranges on the team.
 	y := mat.NewDense(nw, k.n, nil)
-	g := make([]float64, nw*c)
 	for a := 0; a < nw; a++ {
 		j := k.order[a]
 		for i := 0; i < c; i++ {
-			g[a*c+i] = k.tc[i*c+j]
+			k.g[i*nw+a] = -k.tc[i*c+j]
 		}
 	}
-	vr := k.v.RawMatrix()
-	blas64.Implementation().Dgemm(blas.NoTrans, blas.NoTrans, nw, k.n, c, 1, g, c, vr.Data, vr.Stride, 0, y.RawMatrix().Data, k.n)
+	k.gk, k.oj.olen, k.yout = nw, c, y
+	k.team.run(k.team.jobs[3], 2*nw*c*k.n)
+	k.yout = nil
 	res.Values = make([]float64, nw)
 	for a := 0; a < nw; a++ {
 		res.Values[a] = k.theta[k.order[a]]
 	}
 	// Restore orthonormality to working precision; the residuals below are
 	// computed for these final vectors.
-	gramSchmidtRows(y, nw)
+	orthonormalRows(y, nw)
 	res.Residuals = est
 	if explicit {
 		ay := mat.NewDense(nw, k.n, nil)
@@ -808,11 +829,12 @@ func (k *krylov) mayMissCopies(d int) bool {
 }
 
 // ritzWork sets how often the iteration stops to solve the projected
-// problem: only after operator and orthogonalization work of ritzWork c^3
-// flops since the last solve, or at a restart. The symmetric eigensolver
-// needs about 9 c^3 flops and runs some twenty times slower per flop than
-// the product kernels, so a check then costs about as much time as the work
-// it follows, and at most one interval of work is spent after convergence.
-// On a large dense matrix every step qualifies; on a small one (n = 351)
-// the checks fall to the restarts, which halved the solve time there.
-const ritzWork = 200
+// problem: only after work of ritzWork c^3 flop-equivalents of the product
+// kernels since the last solve (counting a pass over a large dense matrix
+// at its memory time), or at a restart. The projected eigensolver needs
+// about 9 c^3 flops at roughly an eighth of the speed of the product
+// kernels, so a check then costs about as much time as the work it
+// follows, and at most one such interval is spent after convergence. On
+// the dense n = 4000 kernel every block step qualifies; on the n = 351
+// ionosphere kernel the checks fall to the restarts.
+const ritzWork = 72

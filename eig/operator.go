@@ -58,10 +58,13 @@ type Dense struct {
 	pool sync.Pool // *denseTask, reused to keep products allocation-free
 }
 
-// parallelMin is the number of matrix entries below which products run on
-// the calling goroutine: starting goroutines costs a few microseconds, which
-// is what a single core needs for about 2^16 multiply-adds.
-const parallelMin = 1 << 16
+// parallelMin is the number of multiply-adds below which products run on
+// the calling goroutine. Waking a second goroutine costs a few microseconds
+// on an idle core and tens of microseconds when the other core is busy,
+// while 2^20 multiply-adds take about 25 microseconds on one core with the
+// AVX2 kernel: on the 351 x 351 ionosphere kernel (blocks of 4) the serial
+// products made the whole solve faster.
+const parallelMin = 1 << 20
 
 // NewDense returns an operator for the symmetric matrix a. The matrix is
 // copied into full row-major storage (8 n^2 bytes) and checked once, in
