@@ -51,7 +51,7 @@
 // the residuals are recomputed with the operator and reported; a pair counts
 // as converged if that explicit residual is at most max(Tol, 8 sqrt(n) eps)
 // ||A|| (the second term is the round-off of one product). The default Tol
-// is 1e-14 (see DefaultTol).
+// is 5e-15 (see DefaultTol).
 //
 // Results always carry the best pairs found, their residuals, counts and a
 // Status. Hitting MaxIter returns those pairs with an error wrapping

@@ -79,6 +79,30 @@ func (r *Result) Markdown(w io.Writer) error {
 		}
 	}
 	b.WriteString(strings.Join(avg, "; ") + ".\n\n")
+	if diff := r.Differences(); len(diff) > 0 {
+		higher := 0
+		for _, row := range diff {
+			if row.Summary.Mean > row.Published.Mean {
+				higher++
+			}
+		}
+		fmt.Fprintf(&b, "Cells differing from the paper by more than two combined standard errors "+
+			"(sqrt(se_ours² + se_paper²)): %d of %d with a published value (%d higher, %d lower): ",
+			len(diff), r.publishedCells(), higher, len(diff)-higher)
+		var parts []string
+		for _, row := range diff {
+			parts = append(parts, fmt.Sprintf("%s/%d/%s %+.1f", row.Dataset, row.Labeled, row.Method, row.Summary.Mean-row.Published.Mean))
+		}
+		b.WriteString(strings.Join(parts, ", ") + ".\n\n")
+	}
+	warned := 0
+	for _, row := range r.Rows {
+		warned += row.Warnings
+	}
+	if warned > 0 {
+		fmt.Fprintf(&b, "%d trials ended with a classifier warning (iteration limit or stalled line search on an "+
+			"ill-conditioned kernel); their best iterate was scored.\n\n", warned)
+	}
 	if r.Table.Claim != nil {
 		b.WriteString("Claims of the paper, tested on these results:\n\n" + r.Table.Claim(r) + "\n")
 	}
@@ -170,4 +194,30 @@ func (r *Result) MethodMean(method string) (float64, bool) {
 		return math.NaN(), false
 	}
 	return sum / float64(k), true
+}
+
+// Differences returns the cells whose mean differs from the published one
+// by more than two combined standard errors.
+func (r *Result) Differences() []*Row {
+	var out []*Row
+	for _, row := range r.Rows {
+		if row.NA || row.Published == nil {
+			continue
+		}
+		se := math.Hypot(row.Summary.StdErr, row.Published.StdErr)
+		if math.Abs(row.Summary.Mean-row.Published.Mean) > 2*se {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func (r *Result) publishedCells() int {
+	k := 0
+	for _, row := range r.Rows {
+		if !row.NA && row.Published != nil {
+			k++
+		}
+	}
+	return k
 }

@@ -31,6 +31,10 @@ type Data struct {
 type Trial struct {
 	Accuracy float64 // percent, on the points left unlabeled
 	Times    models.StageTimes
+	// Warning is set when the classifier returned a usable model together
+	// with an error (an iteration limit or a stalled line search); the
+	// trial is still scored.
+	Warning error
 }
 
 // Method is one column of a table.
@@ -80,6 +84,7 @@ type Row struct {
 	Summary   Summary
 	Seconds   Seconds
 	Published *Published
+	Warnings  int     // trials whose classifier ended with a warning
 	Best      bool    // highest mean in its (dataset, size) group
 	PValue    float64 // paired t-test against the group's best (1 for the best)
 	acc       []float64
@@ -202,6 +207,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					}
 					r := group[mi]
 					r.acc = append(r.acc, tr.Accuracy)
+					if tr.Warning != nil {
+						r.Warnings++
+					}
 					r.Seconds.Kernel += tr.Times.Kernel.Seconds()
 					r.Seconds.Eig += tr.Times.Eig.Seconds()
 					r.Seconds.QP += tr.Times.Design.Seconds()
@@ -330,15 +338,15 @@ func fitMethod(name string, base *models.Options, set func(o *models.Options)) M
 		o.Seed = seed
 		set(&o)
 		m, err := models.Fit(ctx, d.X, labeled, labelsOf(d.Y, labeled), &o)
-		if err != nil {
+		if err != nil && m == nil {
 			return Trial{}, err
 		}
 		u := complement(len(d.Y), labeled)
-		pred, err := m.Predict(nil, u)
-		if err != nil {
-			return Trial{}, err
+		pred, perr := m.Predict(nil, u)
+		if perr != nil {
+			return Trial{}, perr
 		}
-		return Trial{Accuracy: accuracy(pred, u, d.Y), Times: m.Timings()}, nil
+		return Trial{Accuracy: accuracy(pred, u, d.Y), Times: m.Timings(), Warning: err}, nil
 	}}
 }
 
