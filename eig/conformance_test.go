@@ -5,11 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/internal/benchdata"
 	"ukm/internal/dataset"
 )
 
@@ -53,82 +53,25 @@ func withSpectrum(lambda []float64, seed uint64) *mat.SymDense {
 	return a
 }
 
-// rbfKernel returns exp(-gamma ||xi-xj||^2) with gamma = 1/median of the
-// pairwise squared distances.
+// rbfKernel returns the RBF kernel of the rows of x with γ = 1/median
+// pairwise squared distance: the benchmarks' construction (benchdata.RBFKernel).
+// It panics on bad input, which only a broken test would pass.
 func rbfKernel(x *mat.Dense) *mat.SymDense {
-	n, p := x.Dims()
-	d2 := make([]float64, 0, n*(n-1)/2)
-	dist := func(i, j int) float64 {
-		var s float64
-		for k := 0; k < p; k++ {
-			t := x.At(i, k) - x.At(j, k)
-			s += t * t
-		}
-		return s
-	}
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			d2 = append(d2, dist(i, j))
-		}
-	}
-	sort.Float64s(d2)
-	gamma := 1.0
-	if len(d2) > 0 && d2[len(d2)/2] > 0 {
-		gamma = 1 / d2[len(d2)/2]
-	}
-	k := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			k.SetSym(i, j, math.Exp(-gamma*dist(i, j)))
-		}
+	k, _, err := benchdata.RBFKernel(x)
+	if err != nil {
+		panic(err)
 	}
 	return k
 }
 
+// gaussPoints returns n seeded standard-normal points in p dimensions
+// (benchdata.RBFPoints); it panics on n < 1 or p < 1.
 func gaussPoints(n, p int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	x := mat.NewDense(n, p, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < p; j++ {
-			x.Set(i, j, rng.NormFloat64())
-		}
+	x, err := benchdata.RBFPoints(n, p, seed)
+	if err != nil {
+		panic(err)
 	}
 	return x
-}
-
-// zscore standardizes columns; constant columns become zero.
-func zscore(x *mat.Dense) *mat.Dense {
-	n, p := x.Dims()
-	out := mat.NewDense(n, p, nil)
-	for j := 0; j < p; j++ {
-		var mu, s2 float64
-		for i := 0; i < n; i++ {
-			mu += x.At(i, j)
-		}
-		mu /= float64(n)
-		for i := 0; i < n; i++ {
-			t := x.At(i, j) - mu
-			s2 += t * t
-		}
-		sd := math.Sqrt(s2 / float64(n))
-		for i := 0; i < n; i++ {
-			if sd > 0 {
-				out.Set(i, j, (x.At(i, j)-mu)/sd)
-			}
-		}
-	}
-	return out
-}
-
-func loadData(t testing.TB, name string) *dataset.Set {
-	s, err := dataset.Load(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skipf("data set %s not available: %v", name, err)
-	}
-	return s
 }
 
 // referenceValues returns all eigenvalues of a, ascending.
@@ -265,7 +208,7 @@ func conformCases(t *testing.T) []conformCase {
 			t.Logf("skipping data set %s: %v", name, err)
 			continue
 		}
-		cases = append(cases, conformCase{name: "rbf-" + name + "/d=20", a: rbfKernel(zscore(s.X)), d: 20})
+		cases = append(cases, conformCase{name: "rbf-" + name + "/d=20", a: rbfKernel(benchdata.ZScore(s.X)), d: 20})
 	}
 	return cases
 }

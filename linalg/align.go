@@ -61,18 +61,28 @@ func Alignment(k1, k2 mat.Symmetric) (float64, error) {
 			return lowRankAlignment(op, la, lb)
 		}
 	}
-	va, err := checkSym(op, "K1", k1)
+	va, vb, err := checkPair(op, k1, k2)
 	if err != nil {
 		return 0, err
-	}
-	vb, err := checkSym(op, "K2", k2)
-	if err != nil {
-		return 0, err
-	}
-	if va.n != vb.n {
-		return 0, newErr(ErrShape, op, "K1 is %dx%d but K2 is %dx%d", va.n, va.n, vb.n, vb.n)
 	}
 	return alignRatio(op, frob(va, vb), frob(va, va), frob(vb, vb))
+}
+
+// checkPair validates the two kernels of an alignment: each symmetric and
+// finite, both of the same order.
+func checkPair(op string, k1, k2 mat.Symmetric) (va, vb symView, err error) {
+	va, err = checkSym(op, "K1", k1)
+	if err != nil {
+		return va, vb, err
+	}
+	vb, err = checkSym(op, "K2", k2)
+	if err != nil {
+		return va, vb, err
+	}
+	if va.n != vb.n {
+		return va, vb, newErr(ErrShape, op, "K1 is %dx%d but K2 is %dx%d", va.n, va.n, vb.n, vb.n)
+	}
+	return va, vb, nil
 }
 
 // checkVec validates a target vector of length n.
@@ -120,9 +130,14 @@ func quad(v symView, y []float64) float64 {
 // (eq. 7 of Hoi et al.) without forming y y^T. For a *LowRank K it takes
 // O(n d).
 func TargetAlignment(k mat.Symmetric, y []float64) (float64, error) {
-	const op = "TargetAlignment"
+	return vectorAlignment("TargetAlignment", k, y, false)
+}
+
+// vectorAlignment is TargetAlignment, or CenteredTargetAlignment when
+// centred is set, reported as op.
+func vectorAlignment(op string, k mat.Symmetric, y []float64, centred bool) (float64, error) {
 	if l, ok := k.(*LowRank); ok {
-		return l.targetAlignment(op, y, false)
+		return l.targetAlignment(op, y, centred)
 	}
 	v, err := checkSym(op, "K", k)
 	if err != nil {
@@ -131,8 +146,14 @@ func TargetAlignment(k mat.Symmetric, y []float64) (float64, error) {
 	if err := checkVec(op, y, v.n); err != nil {
 		return 0, err
 	}
-	yy := dot(y, y)
-	return alignRatio(op, quad(v, y), frob(v, v), yy*yy)
+	if !centred {
+		yy := dot(y, y)
+		return alignRatio(op, quad(v, y), frob(v, v), yy*yy)
+	}
+	yc := centredVec(y)
+	c := centre(v)
+	yy := dot(yc, yc)
+	return alignRatio(op, quad(v, yc), centredFrob(c, c), yy*yy)
 }
 
 // TargetAlignmentFactor returns A(K, T) for the target T = Y Y^T given by
@@ -140,9 +161,14 @@ func TargetAlignment(k mat.Symmetric, y []float64) (float64, error) {
 // OneHot): <K, T>_F = trace(Y^T K Y) and ||T||_F = ||Y^T Y||_F, so T is
 // never formed.
 func TargetAlignmentFactor(k mat.Symmetric, y *mat.Dense) (float64, error) {
-	const op = "TargetAlignmentFactor"
+	return factorAlignment("TargetAlignmentFactor", k, y, false)
+}
+
+// factorAlignment is TargetAlignmentFactor, or CenteredTargetAlignmentFactor
+// when centred is set, reported as op.
+func factorAlignment(op string, k mat.Symmetric, y *mat.Dense, centred bool) (float64, error) {
 	if l, ok := k.(*LowRank); ok {
-		return l.targetAlignmentFactor(op, y, false)
+		return l.targetAlignmentFactor(op, y, centred)
 	}
 	v, err := checkSym(op, "K", k)
 	if err != nil {
@@ -151,14 +177,22 @@ func TargetAlignmentFactor(k mat.Symmetric, y *mat.Dense) (float64, error) {
 	if err := checkFactor(op, y, v.n); err != nil {
 		return 0, err
 	}
-	_, c := y.Dims()
+	if centred {
+		y = centredColumns(y)
+	}
+	// trace(Yᵀ K Y), one column at a time
+	_, nc := y.Dims()
 	var num float64
 	col := make([]float64, v.n)
-	for a := 0; a < c; a++ {
+	for a := 0; a < nc; a++ {
 		mat.Col(col, a, y)
 		num += quad(v, col)
 	}
-	return alignRatio(op, num, frob(v, v), gramFrob2(y))
+	if !centred {
+		return alignRatio(op, num, frob(v, v), gramFrob2(y))
+	}
+	c := centre(v)
+	return alignRatio(op, num, centredFrob(c, c), gramFrob2(y))
 }
 
 // gramFrob2 returns ||Y^T Y||_F^2.
@@ -229,16 +263,9 @@ func CenteredAlignment(k1, k2 mat.Symmetric) (float64, error) {
 			return lowRankAlignment(op, la.Centered(), lb.Centered())
 		}
 	}
-	va, err := checkSym(op, "K1", k1)
+	va, vb, err := checkPair(op, k1, k2)
 	if err != nil {
 		return 0, err
-	}
-	vb, err := checkSym(op, "K2", k2)
-	if err != nil {
-		return 0, err
-	}
-	if va.n != vb.n {
-		return 0, newErr(ErrShape, op, "K1 is %dx%d but K2 is %dx%d", va.n, va.n, vb.n, vb.n)
 	}
 	ca, cb := centre(va), centre(vb)
 	return alignRatio(op, centredFrob(ca, cb), centredFrob(ca, ca), centredFrob(cb, cb))
@@ -261,47 +288,13 @@ func centredVec(y []float64) []float64 {
 // (Hy)^T K (Hy) / (||HKH||_F ||Hy||^2). It fails with ErrDegenerate if y is
 // constant or HKH is zero.
 func CenteredTargetAlignment(k mat.Symmetric, y []float64) (float64, error) {
-	const op = "CenteredTargetAlignment"
-	if l, ok := k.(*LowRank); ok {
-		return l.targetAlignment(op, y, true)
-	}
-	v, err := checkSym(op, "K", k)
-	if err != nil {
-		return 0, err
-	}
-	if err := checkVec(op, y, v.n); err != nil {
-		return 0, err
-	}
-	yc := centredVec(y)
-	c := centre(v)
-	yy := dot(yc, yc)
-	return alignRatio(op, quad(v, yc), centredFrob(c, c), yy*yy)
+	return vectorAlignment("CenteredTargetAlignment", k, y, true)
 }
 
 // CenteredTargetAlignmentFactor is CenteredTargetAlignment for the target
 // Y Y^T given by its factor Y (n x c).
 func CenteredTargetAlignmentFactor(k mat.Symmetric, y *mat.Dense) (float64, error) {
-	const op = "CenteredTargetAlignmentFactor"
-	if l, ok := k.(*LowRank); ok {
-		return l.targetAlignmentFactor(op, y, true)
-	}
-	v, err := checkSym(op, "K", k)
-	if err != nil {
-		return 0, err
-	}
-	if err := checkFactor(op, y, v.n); err != nil {
-		return 0, err
-	}
-	yc := centredColumns(y)
-	_, nc := yc.Dims()
-	var num float64
-	col := make([]float64, v.n)
-	for a := 0; a < nc; a++ {
-		mat.Col(col, a, yc)
-		num += quad(v, col)
-	}
-	c := centre(v)
-	return alignRatio(op, num, centredFrob(c, c), gramFrob2(yc))
+	return factorAlignment("CenteredTargetAlignmentFactor", k, y, true)
 }
 
 // centredColumns returns a copy of y with column means removed (H Y).

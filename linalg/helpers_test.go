@@ -3,8 +3,6 @@ package linalg
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -63,13 +61,4 @@ func maxAbsDiff(a, b mat.Matrix) float64 {
 		}
 	}
 	return m
-}
-
-// skipOrFail skips a data-dependent test unless CI is set.
-func skipOrFail(t *testing.T, err error) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatal(err)
-	}
-	t.Skip(err)
 }

@@ -420,60 +420,13 @@ func (t *kdTree) boxWithin(v int, q []float64, bound float64) bool {
 	return true
 }
 
-// scanLeaf offers the points at tree positions [start, end) to the heap.
-// Once the heap is full, distances are accumulated as in sqDist (same
-// order, so a completed sum is bitwise equal to it) and abandoned as soon
-// as a partial sum exceeds the worst kept distance.
-func (t *kdTree) scanLeaf(start, end int, q []float64, self int, h *nbrHeap) {
-	p := t.p
-	data := t.data
-outer:
-	for pos := start; pos < end; pos++ {
-		j := t.perm[pos]
-		if j == self {
-			continue
-		}
-		z := data[pos*p : pos*p+p]
-		if !h.full() {
-			h.offer(sqDist(q, z), j)
-			continue
-		}
-		w := h.worst()
-		z = z[:len(q)]
-		var s float64
-		d := 0
-		for ; d+4 <= len(q); d += 4 {
-			qq := q[d : d+4 : d+4]
-			zz := z[d : d+4 : d+4]
-			t0 := qq[0] - zz[0]
-			t1 := qq[1] - zz[1]
-			t2 := qq[2] - zz[2]
-			t3 := qq[3] - zz[3]
-			s += float64(t0 * t0)
-			s += float64(t1 * t1)
-			s += float64(t2 * t2)
-			s += float64(t3 * t3)
-			if s > w {
-				continue outer
-			}
-		}
-		for ; d < len(q); d++ {
-			u := q[d] - z[d]
-			s += float64(u * u)
-		}
-		if s <= w {
-			h.offer(s, j)
-		}
-	}
-}
-
-// scanLeafAnnulus is scanLeaf for a full heap, skipping points whose distance
-// from the leaf centre lies outside [rlo, rhi].
-// (scanLeaf offers the points at tree positions [start, end) to the heap.
-// Once the heap is full, distances are accumulated as in sqDist (same
-// order, so a completed sum is bitwise equal to it) and abandoned as soon
-// as a partial sum exceeds the worst kept distance.
-func (t *kdTree) scanLeafAnnulus(start, end int, q []float64, self int, h *nbrHeap, rlo, rhi float64) {
+// scanLeaf offers the points at tree positions [start, end) to the heap,
+// skipping those whose distance from the leaf centre lies outside
+// [rlo, rhi] (pass −Inf, +Inf to skip none). Once the heap is full,
+// distances are accumulated as in sqDist (same order, so a completed sum is
+// bitwise equal to it) and abandoned as soon as a partial sum exceeds the
+// worst kept distance.
+func (t *kdTree) scanLeaf(start, end int, q []float64, self int, h *nbrHeap, rlo, rhi float64) {
 	p := t.p
 	data := t.data
 outer:
@@ -554,7 +507,7 @@ func (t *kdTree) search(v int, q []float64, self int, rd float64, s *kdSearch) {
 			// projection, so this selects a contiguous range), and by
 			// the triangle inequality their distances from the leaf
 			// centre differ by at most sqrt(w) (the annulus test in
-			// scanLeafAnnulus). The margin 1e-9 relative covers the
+			// scanLeaf). The margin 1e-9 relative covers the
 			// rounding of the projections, the radii, the axis norm and
 			// sqDist (each about (p+2)u relative) for any p below 1e6.
 			c := t.center[v*p : (v+1)*p]
@@ -577,10 +530,10 @@ func (t *kdTree) search(v int, q []float64, self int, rd float64, s *kdSearch) {
 			for b > a && projs[b-1] > hi {
 				b--
 			}
-			t.scanLeafAnnulus(nd.start+a, nd.start+b, q, self, h, r-sw-tol, r+sw+tol)
+			t.scanLeaf(nd.start+a, nd.start+b, q, self, h, r-sw-tol, r+sw+tol)
 			return
 		}
-		t.scanLeaf(start, end, q, self, h)
+		t.scanLeaf(start, end, q, self, h, math.Inf(-1), math.Inf(1))
 		return
 	}
 	diff := q[nd.dim] - nd.split

@@ -124,21 +124,8 @@ func Center(dst *mat.SymDense, k mat.Symmetric) error {
 		return err
 	}
 	n := v.n
-	r := make([]float64, n)
-	for i := 0; i < n; i++ {
-		r[i] += v.at(i, i)
-		for j := i + 1; j < n; j++ {
-			x := v.at(i, j)
-			r[i] += x
-			r[j] += x
-		}
-	}
-	var t float64
-	for i := range r {
-		r[i] /= float64(n)
-		t += r[i]
-	}
-	t /= float64(n)
+	c := centre(v) // row means r and overall mean t of K
+	r, t := c.r, c.t
 	data, stride, err := prepareDst(op, dst, n)
 	if err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
-	"ukm/internal/dataset"
+	"ukm/internal/datatest"
 )
 
 func TestScaler(t *testing.T) {
@@ -128,10 +128,7 @@ func TestBandwidth(t *testing.T) {
 func TestRealData(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range []string{"ionosphere", "flare-solar", "heart"} {
-		set, err := dataset.Load(name)
-		if err != nil {
-			skipOrFail(t, err)
-		}
+		set := datatest.Load(t, name)
 		x, _, err := FitTransform(set.X, ZScore)
 		if err != nil {
 			t.Fatal(err)

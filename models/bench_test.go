@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"ukm/internal/datatest"
 	"ukm/models/klr"
 	"ukm/models/spectral"
 )
@@ -18,7 +19,7 @@ var (
 
 // benchSetup loads ionosphere and draws l = 20 labels.
 func benchSetup(b *testing.B) (*prep, []int, []int) {
-	s := load(b, "ionosphere")
+	s := datatest.Load(b, "ionosphere")
 	lab, ys, _ := pickLabeled(s.Y, 20, 1)
 	pr, err := prepare(context.Background(), s.X, lab, ys, &Options{Lambda: 0.01})
 	if err != nil {
@@ -32,7 +33,7 @@ func benchSetup(b *testing.B) (*prep, []int, []int) {
 // and with lambda chosen by 5-fold cross-validation.
 func BenchmarkPipeline(b *testing.B) {
 	ctx := context.Background()
-	s := load(b, "ionosphere")
+	s := datatest.Load(b, "ionosphere")
 	lab, ys, _ := pickLabeled(s.Y, 20, 1)
 	pr, _, _ := benchSetup(b)
 	target, err := spectral.Target(ys, 2)
@@ -129,7 +130,7 @@ func BenchmarkPipeline(b *testing.B) {
 func BenchmarkUKLRRound(b *testing.B) {
 	ctx := context.Background()
 	pr, lab, ys := benchSetup(b)
-	s := load(b, "ionosphere")
+	s := datatest.Load(b, "ionosphere")
 	lp := newLoop(pr, UKLR(pr.opt.Options, 1, 1), lab, ys)
 	if err := lp.fit(ctx, 0, &StageTimes{}); err != nil {
 		b.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/datatest"
 )
 
 // TestFitBadInput: every invalid argument is an error wrapping ErrInput
@@ -100,7 +102,7 @@ func TestPredictBadInput(t *testing.T) {
 // TestFitCancel: a cancelled context stops Fit with an error wrapping
 // context.Canceled, promptly even on the largest core data set.
 func TestFitCancel(t *testing.T) {
-	s := load(t, "ionosphere")
+	s := datatest.Load(t, "ionosphere")
 	lab, ys, _ := pickLabeled(s.Y, 20, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/internal/datatest"
 	"ukm/models/klr"
 	"ukm/models/spectral"
 )
@@ -21,7 +22,7 @@ import (
 // 0.75-0.82). The paper's Table 2 reports 0.66-0.88 for these kernels at
 // l = 20 over 20 draws.
 func TestFitDesigns(t *testing.T) {
-	s := load(t, "ionosphere")
+	s := datatest.Load(t, "ionosphere")
 	designs := []DesignKind{SKL, Cluster, Truncated, Standard, Order, ImpOrder, Diffusion, GaussianField}
 	kernels := []KernelKind{RBF, Linear, Quadratic}
 	const floor = 0.67
@@ -117,7 +118,7 @@ func labeledAlignment(v *mat.Dense, mu []float64, lab, ys []int, classes int) fl
 // Slack 1e-7: the QP is solved to KKT precision of about 1e-9 relative, and
 // alignment is a smooth function of mu near the optimum.
 func TestSKLAlignmentDominates(t *testing.T) {
-	s := load(t, "ionosphere")
+	s := datatest.Load(t, "ionosphere")
 	lab, ys, _ := pickLabeled(s.Y, 20, 5)
 	ctx := context.Background()
 	for _, kk := range []KernelKind{RBF, Linear} {
@@ -162,7 +163,7 @@ func TestSKLAlignmentDominates(t *testing.T) {
 // Newton solves stop at a relative gradient of 1e-8 and the kernel form is
 // worse conditioned by the squared singular values of Phi_L.
 func TestLowRankKLR(t *testing.T) {
-	s := load(t, "ionosphere")
+	s := datatest.Load(t, "ionosphere")
 	lab, ys, unl := pickLabeled(s.Y, 20, 9)
 	for _, lambda := range []float64{1e-3, 1e-1} {
 		m, err := Fit(context.Background(), s.X, lab, ys, &Options{Lambda: lambda})
@@ -203,7 +204,7 @@ func TestLowRankKLR(t *testing.T) {
 // below the 0.93-0.97 we measured and well above chance (0.40, the largest
 // class).
 func TestWineMultiClass(t *testing.T) {
-	s := load(t, "wine")
+	s := datatest.Load(t, "wine")
 	var sum float64
 	for seed := uint64(1); seed <= 3; seed++ {
 		lab, ys, unl := pickLabeled(s.Y, 15, seed)
@@ -246,7 +247,7 @@ func TestWineMultiClass(t *testing.T) {
 // the standard RBF kernel and 0.77 for SKL on this draw) and refuses to give
 // probabilities.
 func TestSVM(t *testing.T) {
-	s := load(t, "ionosphere")
+	s := datatest.Load(t, "ionosphere")
 	lab, ys, unl := pickLabeled(s.Y, 20, 4)
 	for _, des := range []DesignKind{SKL, Standard} {
 		m, err := Fit(context.Background(), s.X, lab, ys, &Options{Design: des, Classifier: SVM})

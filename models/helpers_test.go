@@ -2,26 +2,11 @@ package models
 
 import (
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
 	"ukm/internal/dataset"
 )
-
-// load returns a named data set, skipping the test when the data directory
-// is missing (failing instead when CI is set).
-func load(tb testing.TB, name string) *dataset.Set {
-	tb.Helper()
-	s, err := dataset.Load(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("loading %s: %v", name, err)
-		}
-		tb.Skipf("data set %s not available: %v", name, err)
-	}
-	return s
-}
 
 // circles returns the two-circles set, failing the test on error.
 func circles(tb testing.TB, perClass int, noise float64, seed uint64) *dataset.Set {

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/internal/datatest"
 	"ukm/models/active"
 )
 
@@ -140,7 +141,7 @@ func TestLoopStopUnchanged(t *testing.T) {
 // stop at KKT/gradient precision (about 1e-9 relative), so mu may differ
 // by 1e-6 relative and decision values by 1e-5 at most.
 func TestLoopMatchesFit(t *testing.T) {
-	s := load(t, "ionosphere")
+	s := datatest.Load(t, "ionosphere")
 	lab, ys, _ := pickLabeled(s.Y, 20, 1)
 	opt := Options{Lambda: 0.05, Seed: 1}
 	for _, learn := range []bool{true, false} {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/datatest"
 )
 
 // TestNystromTrainingPoints: for a training point x_j the extension
@@ -19,7 +21,7 @@ import (
 // lambda_i per coordinate (about 1e4 eps times the conditioning of the
 // division); we measured errors below 2e-3 of that bound.
 func TestNystromTrainingPoints(t *testing.T) {
-	s := load(t, "ionosphere")
+	s := datatest.Load(t, "ionosphere")
 	lab, ys, _ := pickLabeled(s.Y, 20, 3)
 	for _, kk := range []KernelKind{RBF, Linear, Quadratic} {
 		m, err := Fit(context.Background(), s.X, lab, ys, &Options{Kernel: KernelSpec{Kind: kk}, Lambda: 0.01})
@@ -73,7 +75,7 @@ func TestNystromTrainingPoints(t *testing.T) {
 // also reach 0.70, above the held-out majority rate (about 0.64); we
 // measured 0.80-0.84.
 func TestNystromHeldOut(t *testing.T) {
-	s := load(t, "ionosphere")
+	s := datatest.Load(t, "ionosphere")
 	n, p := s.X.Dims()
 	var held, kept []int
 	for i := 0; i < n; i++ {

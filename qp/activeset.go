@@ -129,20 +129,21 @@ func (a *ActiveSet) kind(id int) (k int, j int) {
 	}
 }
 
+// generalRow returns row j of the general constraints of kind k (0:
+// equality, 1: inequality, as from kind) and its phase-1 column entry.
+func (a *ActiveSet) generalRow(k, j int) (row []float64, sc float64) {
+	if k == 0 {
+		return a.p.Aeq.RawRowView(j), a.sEq[j]
+	}
+	return a.p.Ain.RawRowView(j), a.sIn[j]
+}
+
 // dot returns a_idᵀ v.
 func (a *ActiveSet) dot(id int, v []float64) float64 {
 	k, j := a.kind(id)
 	switch k {
 	case 0, 1:
-		var row []float64
-		var sc float64
-		if k == 0 {
-			row = a.p.Aeq.RawRowView(j)
-			sc = a.sEq[j]
-		} else {
-			row = a.p.Ain.RawRowView(j)
-			sc = a.sIn[j]
-		}
+		row, sc := a.generalRow(k, j)
 		s := 0.0
 		for i, r := range row {
 			s += r * v[i]
@@ -198,13 +199,7 @@ func (a *ActiveSet) setNorms() {
 
 func (a *ActiveSet) computeNorm(id int) float64 {
 	k, j := a.kind(id)
-	var row []float64
-	var sc float64
-	if k == 0 {
-		row, sc = a.p.Aeq.RawRowView(j), a.sEq[j]
-	} else {
-		row, sc = a.p.Ain.RawRowView(j), a.sIn[j]
-	}
+	row, sc := a.generalRow(k, j)
 	s := 0.0
 	for _, r := range row {
 		s += r * r
@@ -229,13 +224,7 @@ func (a *ActiveSet) qta(id int, w []float64) {
 		}
 		return
 	}
-	var row []float64
-	var sc float64
-	if k == 0 {
-		row, sc = a.p.Aeq.RawRowView(j), a.sEq[j]
-	} else {
-		row, sc = a.p.Ain.RawRowView(j), a.sIn[j]
-	}
+	row, sc := a.generalRow(k, j)
 	nnz := 0
 	for _, v := range row {
 		if v != 0 {

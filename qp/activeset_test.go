@@ -281,21 +281,7 @@ func TestHotStart(t *testing.T) {
 
 func TestActiveSetNoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	p := randProblem(rng, 20, 2, 15, 20)
-	s := NewActiveSet(nil)
-	var res Result
-	ctx := context.Background()
-	if err := s.Solve(ctx, p, nil, &res); err != nil {
-		t.Fatal(err)
-	}
-	allocs := testing.AllocsPerRun(10, func() {
-		if err := s.Solve(ctx, p, nil, &res); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs != 0 {
-		t.Errorf("re-solve allocates %v times", allocs)
-	}
+	checkNoAllocs(t, NewActiveSet(nil), randProblem(rng, 20, 2, 15, 20), 10)
 }
 
 func TestCancel(t *testing.T) {
@@ -352,19 +338,5 @@ func TestLargerRandom(t *testing.T) {
 
 func TestADMMNoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
-	p := randProblem(rng, 15, 2, 10, 15)
-	s := NewADMM(nil)
-	var res Result
-	ctx := context.Background()
-	if err := s.Solve(ctx, p, nil, &res); err != nil {
-		t.Fatal(err)
-	}
-	allocs := testing.AllocsPerRun(5, func() {
-		if err := s.Solve(ctx, p, nil, &res); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs != 0 {
-		t.Errorf("ADMM re-solve allocates %v times", allocs)
-	}
+	checkNoAllocs(t, NewADMM(nil), randProblem(rng, 15, 2, 10, 15), 5)
 }

@@ -6,119 +6,35 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
-	"ukm/internal/dataset"
+	"ukm/internal/benchdata"
+	"ukm/internal/datatest"
 )
 
-// ionoEigen holds the spectrum of the RBF kernel of the z-scored ionosphere data.
-type ionoEigen struct {
-	vecs    *mat.Dense // n×n, columns in decreasing eigenvalue order
-	vals    []float64  // decreasing
-	labeled []int
-	y       *mat.Dense // labeled targets ±1
-}
-
-// loadIono builds the benchmark instance: features z-scored (constant columns
-// left at 0), RBF kernel with γ = 1/median pairwise squared distance, full
-// eigendecomposition, and 20 labeled rows drawn with seed 1 (redrawn until both
-// classes are present).
-func loadIono(tb testing.TB) *ionoEigen {
-	set, err := dataset.Load("ionosphere")
+// loadIono builds the spectrum of the benchmark instance (benchdata.Ionosphere:
+// z-scored features, RBF kernel with γ = 1/median pairwise squared distance,
+// full eigendecomposition, SKLLabeled = 20 labeled rows drawn with SKLSeed = 1
+// until both classes are present), skipping when the data set is absent
+// unless CI is set.
+func loadIono(tb testing.TB) *benchdata.Spectrum {
+	tb.Helper()
+	sp, err := benchdata.NewSpectrum(datatest.Load(tb, "ionosphere"), benchdata.SKLLabeled, benchdata.SKLSeed)
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatal(err)
-		}
-		tb.Skip("ionosphere not available:", err)
+		tb.Fatal(err)
 	}
-	n, p := set.X.Dims()
-	x := mat.DenseCopyOf(set.X)
-	for j := 0; j < p; j++ {
-		mean, sq := 0.0, 0.0
-		for i := 0; i < n; i++ {
-			mean += x.At(i, j)
-		}
-		mean /= float64(n)
-		for i := 0; i < n; i++ {
-			d := x.At(i, j) - mean
-			sq += d * d
-		}
-		sd := math.Sqrt(sq / float64(n))
-		for i := 0; i < n; i++ {
-			v := 0.0
-			if sd > 0 {
-				v = (x.At(i, j) - mean) / sd
-			}
-			x.Set(i, j, v)
-		}
-	}
-	d2 := mat.NewSymDense(n, nil)
-	var all []float64
-	for i := 0; i < n; i++ {
-		for k := i + 1; k < n; k++ {
-			s := 0.0
-			for j := 0; j < p; j++ {
-				d := x.At(i, j) - x.At(k, j)
-				s += d * d
-			}
-			d2.SetSym(i, k, s)
-			all = append(all, s)
-		}
-	}
-	slices.Sort(all)
-	gamma := 1 / all[len(all)/2]
-	k := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			k.SetSym(i, j, math.Exp(-gamma*d2.At(i, j)))
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(k, true) {
-		tb.Fatal("eigendecomposition failed")
-	}
-	var ev mat.Dense
-	es.VectorsTo(&ev)
-	asc := es.Values(nil)
-	ie := &ionoEigen{vecs: mat.NewDense(n, n, nil), vals: make([]float64, n)}
-	for j := 0; j < n; j++ {
-		ie.vals[j] = asc[n-1-j]
-		for i := 0; i < n; i++ {
-			ie.vecs.Set(i, j, ev.At(i, n-1-j))
-		}
-	}
-	rng := rand.New(rand.NewPCG(1, 0))
-	for {
-		ie.labeled = rng.Perm(n)[:20]
-		c0 := 0
-		for _, i := range ie.labeled {
-			if set.Y[i] == 0 {
-				c0++
-			}
-		}
-		if c0 > 0 && c0 < 20 {
-			break
-		}
-	}
-	ie.y = mat.NewDense(20, 1, nil)
-	for r, i := range ie.labeled {
-		ie.y.Set(r, 0, float64(2*set.Y[i]-1))
-	}
-	return ie
+	return sp
 }
 
-func (ie *ionoEigen) skl(tb testing.TB, d int, c float64) *SKL {
-	vl := mat.NewDense(len(ie.labeled), d, nil)
-	for r, i := range ie.labeled {
-		for j := 0; j < d; j++ {
-			vl.Set(r, j, ie.vecs.At(i, j))
-		}
+// ionoSKL returns the SKL instance on the top-d eigenvectors of sp restricted
+// to its labeled rows, with decay factor c.
+func ionoSKL(tb testing.TB, sp *benchdata.Spectrum, d int, c float64) *SKL {
+	tb.Helper()
+	v, err := sp.LabeledVectors(d)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	s, err := NewSKL(vl, ie.y, c)
+	s, err := NewSKL(v, sp.Y, c)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -131,7 +47,7 @@ func TestSKLIonosphere(t *testing.T) {
 	ie := loadIono(t)
 	for _, d := range []int{10, 20, 50} {
 		for _, c := range []float64{1, 2} {
-			s := ie.skl(t, d, c)
+			s := ionoSKL(t, ie, d, c)
 			var ref Result
 			for i, sv := range sklSolvers() {
 				var res Result
@@ -155,7 +71,7 @@ func TestSKLIonosphere(t *testing.T) {
 			trunc := make([]float64, d)
 			for i := range cluster {
 				cluster[i] = math.Pow(c, -float64(i))
-				trunc[i] = ie.vals[i] * math.Pow(c, -float64(i))
+				trunc[i] = ie.Values[i] * math.Pow(c, -float64(i))
 			}
 			// 1e-9 relative slack for rounding in the alignment formula
 			if ac, at := s.Alignment(cluster), s.Alignment(trunc); ac > best*(1+1e-9) || at > best*(1+1e-9) {
@@ -173,7 +89,7 @@ func TestSKLIonosphere(t *testing.T) {
 func TestSKLIonosphereLarge(t *testing.T) {
 	ie := loadIono(t)
 	for _, d := range []int{100, 200} {
-		s := ie.skl(t, d, 2)
+		s := ionoSKL(t, ie, d, benchdata.SKLC)
 		var res, ref Result
 		if err := s.Solve(context.Background(), nil, nil, &res); err != nil {
 			t.Fatal(err)
@@ -199,7 +115,7 @@ func BenchmarkSKL(b *testing.B) {
 	for _, solver := range []string{"bounded", "activeset", "admm", "goldfarb-idnani"} {
 		for _, d := range []int{10, 20, 50, 100, 200} {
 			b.Run(fmt.Sprintf("solver=%s/d=%d", solver, d), func(b *testing.B) {
-				s := ie.skl(b, d, 2)
+				s := ionoSKL(b, ie, d, benchdata.SKLC)
 				var sv Solver
 				switch solver {
 				case "activeset":

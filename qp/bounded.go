@@ -570,6 +570,18 @@ func (b *Bounded) start(ctx context.Context, start *Start, set Settings, res *Re
 	return NotSolved, nil
 }
 
+// unfree removes variable j from the free set, keeping the order of the
+// others.
+func (b *Bounded) unfree(j int) {
+	for pos, fj := range b.free {
+		if fj == j {
+			copy(b.free[pos:], b.free[pos+1:])
+			b.free = b.free[:len(b.free)-1]
+			return
+		}
+	}
+}
+
 func (b *Bounded) run(ctx context.Context, maxIter int, res *Result) (Status, error) {
 	p, n, k := b.p, b.n, b.k
 	x, g, pv := b.x, b.g, b.p_
@@ -695,13 +707,7 @@ func (b *Bounded) run(ctx context.Context, maxIter int, res *Result) (Status, er
 				// flat direction: hold the newest free variable by a temporary bound
 				j := b.free[b.nonb[nz-1]]
 				b.state[j] = stTemp
-				for pos, fj := range b.free {
-					if fj == j {
-						copy(b.free[pos:], b.free[pos+1:])
-						b.free = b.free[:len(b.free)-1]
-						break
-					}
-				}
+				b.unfree(j)
 				atMin = false
 				continue
 			}
@@ -787,13 +793,7 @@ func (b *Bounded) run(ctx context.Context, maxIter int, res *Result) (Status, er
 				x[block] = p.up(block)
 			}
 			b.state[block] = bst
-			for pos, j := range b.free {
-				if j == block {
-					copy(b.free[pos:], b.free[pos+1:])
-					b.free = b.free[:len(b.free)-1]
-					break
-				}
-			}
+			b.unfree(block)
 			atMin = false
 		} else {
 			atMin = newton

@@ -114,19 +114,5 @@ func TestGoldfarbIdnaniNotDefinite(t *testing.T) {
 
 func TestGoldfarbIdnaniNoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(37, 38))
-	p := randProblem(rng, 20, 2, 15, 20)
-	s := NewGoldfarbIdnani(nil)
-	var res Result
-	ctx := context.Background()
-	if err := s.Solve(ctx, p, nil, &res); err != nil || res.Status != Optimal {
-		t.Fatal(err, res.Status)
-	}
-	allocs := testing.AllocsPerRun(10, func() {
-		if err := s.Solve(ctx, p, nil, &res); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs != 0 {
-		t.Errorf("re-solve allocates %v times", allocs)
-	}
+	checkNoAllocs(t, NewGoldfarbIdnani(nil), randProblem(rng, 20, 2, 15, 20), 10)
 }

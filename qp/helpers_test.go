@@ -1,8 +1,10 @@
 package qp
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -165,4 +167,24 @@ func quadObj(p *Problem, x []float64) float64 {
 		}
 	}
 	return s
+}
+
+// checkNoAllocs solves p once with s (which must reach Optimal: the check is
+// only meaningful on a solved instance) and then checks that re-solving it,
+// averaged over runs solves, allocates nothing.
+func checkNoAllocs(t *testing.T, s Solver, p *Problem, runs int) {
+	t.Helper()
+	var res Result
+	ctx := context.Background()
+	if err := s.Solve(ctx, p, nil, &res); err != nil || res.Status != Optimal {
+		t.Fatal(err, res.Status)
+	}
+	allocs := testing.AllocsPerRun(runs, func() {
+		if err := s.Solve(ctx, p, nil, &res); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%T re-solve allocates %v times", s, allocs)
+	}
 }

@@ -528,18 +528,24 @@ func (s *SKL) certify(res *Result, free []bool) {
 	res.KKT, _ = residuals(&s.muP, d, 1, d-1, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, s.nuX, s.hm[:d])
 }
 
-// multipliers sets res.Ineq and res.Lower from s.r for the given pattern and
-// reports whether all of them are nonnegative.
-func (s *SKL) multipliers(res *Result, free []bool) bool {
-	d, r := s.d, s.r
-	last := -1
-	rmax := 0.0
-	for i := 0; i < d; i++ {
-		if free[i] {
+// lastFree returns the largest i with free[i] set (−1 if none) and
+// max |r_i| over i < len(free).
+func lastFree(free []bool, r []float64) (last int, rmax float64) {
+	last = -1
+	for i, fr := range free {
+		if fr {
 			last = i
 		}
 		rmax = fmax(rmax, math.Abs(r[i]))
 	}
+	return last, rmax
+}
+
+// multipliers sets res.Ineq and res.Lower from s.r for the given pattern and
+// reports whether all of them are nonnegative.
+func (s *SKL) multipliers(res *Result, free []bool) bool {
+	d, r := s.d, s.r
+	last, rmax := lastFree(free[:d], r)
 	lam := s.hm[:d]
 	fill(res.Lower, 0)
 	ok := true
@@ -589,14 +595,7 @@ func (s *SKL) multipliers(res *Result, free []bool) bool {
 // certify) must stay nonnegative; the caller certifies the result.
 func (s *SKL) retail(free []bool) bool {
 	d, c, r := s.d, s.c, s.r
-	f := -1
-	rmax := 0.0
-	for i := 0; i < d; i++ {
-		if free[i] {
-			f = i
-		}
-		rmax = fmax(rmax, math.Abs(r[i]))
-	}
+	f, rmax := lastFree(free[:d], r)
 	if f < 0 {
 		return false
 	}

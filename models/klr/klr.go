@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/internal/ova"
 )
 
 // Defaults used when the corresponding Settings field is zero.
@@ -280,19 +282,10 @@ func (ft *Fitter) FitFeatures(ctx context.Context, m *Model, phi mat.Matrix, y [
 // kernelView validates k against l labels and returns a square row-major
 // view of it (the upper triangle is what the solver reads).
 func (ft *Fitter) kernelView(k mat.Matrix, l int) (blas64.Symmetric, error) {
-	if k == nil {
-		return blas64.Symmetric{}, fmt.Errorf("%w: nil kernel", ErrShape)
+	if err := ova.CheckKernel(k, l, ErrShape); err != nil {
+		return blas64.Symmetric{}, err
 	}
-	r, c := k.Dims()
-	if r != c {
-		return blas64.Symmetric{}, fmt.Errorf("%w: kernel block is %d x %d, want square", ErrShape, r, c)
-	}
-	if r == 0 {
-		return blas64.Symmetric{}, fmt.Errorf("%w: empty kernel block", ErrShape)
-	}
-	if r != l {
-		return blas64.Symmetric{}, fmt.Errorf("%w: kernel block is %d x %d but there are %d labels", ErrShape, r, c, l)
-	}
+	r := l // CheckKernel made sure k is l x l
 	var v blas64.Symmetric
 	switch kk := k.(type) {
 	case *mat.SymDense:
@@ -391,21 +384,7 @@ func checkBinary(y []float64) error {
 	if len(y) == 0 {
 		return fmt.Errorf("%w: no labels", ErrShape)
 	}
-	var pos, neg int
-	for i, v := range y {
-		switch v {
-		case 1:
-			pos++
-		case -1:
-			neg++
-		default:
-			return fmt.Errorf("%w: label %d is %v, want -1 or +1", ErrLabels, i, v)
-		}
-	}
-	if pos == 0 || neg == 0 {
-		return fmt.Errorf("%w: both classes -1 and +1 are needed (got %d positive, %d negative)", ErrLabels, pos, neg)
-	}
-	return nil
+	return ova.CheckBinary(y, ErrLabels)
 }
 
 // Decision writes the decision values f = x Coef + Bias of the m rows of x

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/datatest"
+	"ukm/models/internal/kerneltest"
 )
 
 // randProblem returns an l x d feature matrix with N(0,1) entries and +-1
@@ -34,31 +36,6 @@ func randProblem(l, d int, seed uint64) (*mat.Dense, []float64) {
 	}
 	y[0], y[1] = 1, -1
 	return phi, y
-}
-
-// gram returns A B^T.
-func gram(a, b mat.Matrix) *mat.Dense {
-	var k mat.Dense
-	k.Mul(a, b.T())
-	return &k
-}
-
-// rbf returns the RBF kernel exp(-|x_i - z_j|^2 / (2 sigma^2)).
-func rbf(x, z *mat.Dense, sigma float64) *mat.Dense {
-	n, d := x.Dims()
-	m, _ := z.Dims()
-	k := mat.NewDense(n, m, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			var s float64
-			for t := 0; t < d; t++ {
-				v := x.At(i, t) - z.At(j, t)
-				s += v * v
-			}
-			k.Set(i, j, math.Exp(-s/(2*sigma*sigma)))
-		}
-	}
-	return k
 }
 
 // refObjective evaluates eq. 17 directly from its definition, with
@@ -106,7 +83,7 @@ func setup(t *testing.T, fc formCase, phi *mat.Dense, y []float64, lambda float6
 	p := &problem{form: fc.form, l: l, y: y}
 	var x, pen mat.Matrix
 	if fc.form == KernelForm {
-		k := gram(phi, phi)
+		k := kerneltest.Linear(phi, phi)
 		kr, err := ft.kernelView(k, l)
 		if err != nil {
 			t.Fatal(err)
@@ -308,7 +285,7 @@ func refMinimize(t *testing.T, x *mat.Dense, y []float64, lambda float64, bias b
 func TestNewtonMatchesReference(t *testing.T) {
 	const l, d, lambda = 30, 4, 0.05
 	phi, y := randProblem(l, d, 11)
-	krbf := rbf(phi, phi, 2)
+	krbf := kerneltest.RBF(phi, phi, 2)
 	var es mat.EigenSym
 	if !es.Factorize(mat.NewSymDense(l, krbf.RawMatrix().Data), true) {
 		t.Fatal("eigendecomposition failed")
@@ -370,8 +347,8 @@ func TestFeatureEqualsKernel(t *testing.T) {
 	const l, d, m = 25, 5, 9
 	phi, y := randProblem(l, d, 5)
 	pnew, _ := randProblem(m, d, 6)
-	k := gram(phi, phi)
-	cross := gram(pnew, phi)
+	k := kerneltest.Linear(phi, phi)
+	cross := kerneltest.Linear(pnew, phi)
 	for _, bias := range []bool{false, true} {
 		for _, lambda := range []float64{1e-3, 0.1, 3} {
 			t.Run(fmt.Sprintf("bias=%v/lambda=%g", bias, lambda), func(t *testing.T) {
@@ -429,7 +406,7 @@ func TestSeparable(t *testing.T) {
 		phi.Set(i, 0, y[i]*(1+float64(i)/10))
 		phi.Set(i, 1, float64(i%5)-2)
 	}
-	k := gram(phi, phi)
+	k := kerneltest.Linear(phi, phi)
 	for _, fc := range formCases {
 		for _, lambda := range []float64{1e-6, 1e-10} {
 			t.Run(fmt.Sprintf("%s/lambda=%g", fc.name, lambda), func(t *testing.T) {
@@ -506,7 +483,7 @@ func TestWarmStart(t *testing.T) {
 			fit := func(m *Model, rows int, warm bool) error {
 				sub := phi.Slice(0, rows, 0, 5).(*mat.Dense)
 				if fc.form == KernelForm {
-					return ft.FitKernel(context.Background(), m, gram(sub, sub), y[:rows], warm)
+					return ft.FitKernel(context.Background(), m, kerneltest.Linear(sub, sub), y[:rows], warm)
 				}
 				return ft.FitFeatures(context.Background(), m, sub, y[:rows], warm)
 			}
@@ -554,7 +531,7 @@ func TestLimitsAndCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	m, err = FitKernel(ctx, gram(phi, phi), y, nil)
+	m, err = FitKernel(ctx, kerneltest.Linear(phi, phi), y, nil)
 	if !errors.Is(err, context.Canceled) || m == nil || m.Stats.Status != Cancelled {
 		t.Fatalf("cancelled: err %v, model %+v", err, m)
 	}
@@ -563,7 +540,7 @@ func TestLimitsAndCancel(t *testing.T) {
 // TestBadInput: every malformed input yields a classified error, no panic.
 func TestBadInput(t *testing.T) {
 	phi, y := randProblem(6, 2, 1)
-	k := gram(phi, phi)
+	k := kerneltest.Linear(phi, phi)
 	nan := mat.DenseCopyOf(k)
 	nan.Set(2, 3, math.NaN())
 	nanLow := mat.DenseCopyOf(k)
@@ -687,16 +664,10 @@ func TestRefitAllocs(t *testing.T) {
 	}
 }
 
-// requireData loads a reference data set, skipping when the data directory
-// is absent unless CI is set.
+// requireData loads a reference data set (skipping when it is absent unless
+// CI is set) and returns its features, class indices and class count.
 func requireData(t testing.TB, name string) (*mat.Dense, []int, int) {
 	t.Helper()
-	set, err := loadSet(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("loading %s: %v", name, err)
-		}
-		t.Skipf("data set %s unavailable: %v", name, err)
-	}
+	set := datatest.Load(t, name)
 	return set.X, set.Y, len(set.Classes)
 }

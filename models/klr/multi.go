@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/internal/ova"
 )
 
 // Multi is a one-versus-all multi-class KLR model for classes 0..Classes-1.
@@ -102,70 +104,19 @@ func (ft *Fitter) FitMultiFeatures(ctx context.Context, mm *Multi, phi mat.Matri
 }
 
 func (ft *Fitter) fitMulti(ctx context.Context, mm *Multi, labels []int, classes int, warm bool, fit func(*Model, []float64, bool) error) error {
-	nm := classes
-	if classes == 2 {
-		nm = 1
-	}
-	if mm.Classes != classes || len(mm.Models) != nm {
-		warm = false
-	}
-	if cap(mm.Models) < nm {
-		mm.Models = make([]Model, nm)
-	}
-	mm.Models = mm.Models[:nm]
+	warm = warm && mm.Classes == classes && len(mm.Models) == ova.Problems(classes)
 	mm.Classes = classes
 	ft.yb = grow(ft.yb, len(labels))
-	var first error
-	for c := range nm {
-		pos := c
-		if classes == 2 {
-			pos = 1
-		}
-		for i, lab := range labels {
-			ft.yb[i] = -1
-			if lab == pos {
-				ft.yb[i] = 1
-			}
-		}
-		err := fit(&mm.Models[c], ft.yb, warm)
-		if err != nil {
-			if !errors.Is(err, ErrIterationLimit) && !errors.Is(err, ErrStalled) {
-				return fmt.Errorf("klr: class %d versus rest: %w", pos, err)
-			}
-			if first == nil {
-				first = fmt.Errorf("klr: class %d versus rest: %w", pos, err)
-			}
-		}
-	}
-	return first
+	return ova.Fit("klr", &mm.Models, labels, classes, ft.yb,
+		func(m *Model, y []float64) error { return fit(m, y, warm) },
+		func(err error) bool { return errors.Is(err, ErrIterationLimit) || errors.Is(err, ErrStalled) })
 }
 
 func checkMulti(labels []int, classes int) error {
-	if classes < 2 {
-		return fmt.Errorf("%w: need at least 2 classes, got %d", ErrLabels, classes)
-	}
-	if len(labels) == 0 {
+	if classes >= 2 && len(labels) == 0 {
 		return fmt.Errorf("%w: no labels", ErrShape)
 	}
-	var buf [16]int
-	var count []int
-	if classes <= len(buf) {
-		count = buf[:classes]
-	} else {
-		count = make([]int, classes)
-	}
-	for i, c := range labels {
-		if c < 0 || c >= classes {
-			return fmt.Errorf("%w: label %d is %d, want 0..%d", ErrLabels, i, c, classes-1)
-		}
-		count[c]++
-	}
-	for c, n := range count {
-		if n == 0 {
-			return fmt.Errorf("%w: class %d has no labeled example", ErrLabels, c)
-		}
-	}
-	return nil
+	return ova.CheckLabels(labels, classes, ErrLabels)
 }
 
 // Decision returns the m x len(Models) matrix of decision values of the rows
@@ -282,28 +233,5 @@ func (mm *Multi) Predict(dst []int, x mat.Matrix) ([]int, error) {
 	if err != nil {
 		return dst, err
 	}
-	r, _ := dec.Dims()
-	if cap(dst) < r {
-		dst = make([]int, r)
-	}
-	dst = dst[:r]
-	raw := dec.RawMatrix()
-	for i := 0; i < r; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-		if mm.Classes == 2 {
-			dst[i] = 0
-			if row[0] > 0 {
-				dst[i] = 1
-			}
-			continue
-		}
-		best := 0
-		for c, v := range row {
-			if v > row[best] {
-				best = c
-			}
-		}
-		dst[i] = best
-	}
-	return dst, nil
+	return ova.Classify(dst, dec, mm.Classes == 2, func(f float64) bool { return f > 0 }), nil
 }

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
+
+	"ukm/models/internal/kerneltest"
 )
 
 // blobs returns perClass points around each of the class centres
@@ -33,7 +35,7 @@ func blobs(classes, perClass int, noise float64, seed uint64) (*mat.Dense, []int
 // with class 1 positive, and its probabilities are (1-p, p).
 func TestMultiBinary(t *testing.T) {
 	x, lab := blobs(2, 15, 1.5, 1)
-	k := rbf(x, x, 1)
+	k := kerneltest.RBF(x, x, 1)
 	s := &Settings{Lambda: 0.01, Bias: true}
 	mm, err := FitMultiKernel(context.Background(), k, lab, 2, s)
 	if err != nil {
@@ -230,14 +232,14 @@ func TestWine(t *testing.T) {
 					// Width sqrt(p): the squared distances of z-scored
 					// points are about 2p on average.
 					sigma := math.Sqrt(float64(p))
-					k := rbf(xtr, xtr, sigma)
+					k := kerneltest.RBF(xtr, xtr, sigma)
 					cv, err = CrossValidateKernel(context.Background(), k, ytr, classes, s, &CVSettings{Seed: seed})
 					if err != nil {
 						t.Fatal(err)
 					}
 					s.Lambda = cv.Lambda
 					mm, err = FitMultiKernel(context.Background(), k, ytr, classes, s)
-					xtest = rbf(xte, xtr, sigma)
+					xtest = kerneltest.RBF(xte, xtr, sigma)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -268,7 +270,7 @@ func TestWine(t *testing.T) {
 func TestCrossValidate(t *testing.T) {
 	ctx := context.Background()
 	x, lab := blobs(2, 12, 1.8, 4)
-	k := gram(x, x)
+	k := kerneltest.Linear(x, x)
 	s := &Settings{Bias: true}
 	cvs := &CVSettings{Seed: 42}
 	a, err := CrossValidateFeatures(ctx, x, lab, 2, s, cvs)
@@ -314,7 +316,7 @@ func TestCrossValidate(t *testing.T) {
 	// l = 10 with an unbalanced 7/3 split: folds = min(5, 3) = 3.
 	x10, _ := blobs(2, 5, 1, 6)
 	l10 := []int{0, 0, 0, 0, 0, 0, 0, 1, 1, 1}
-	r, err = CrossValidateKernel(ctx, gram(x10, x10), l10, 2, nil, &CVSettings{Seed: 3})
+	r, err = CrossValidateKernel(ctx, kerneltest.Linear(x10, x10), l10, 2, nil, &CVSettings{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"ukm/models/internal/kerneltest"
 )
 
 var sinkModel Model
@@ -15,8 +17,8 @@ func BenchmarkSVM(b *testing.B) {
 	ctx := context.Background()
 	for _, l := range []int{20, 60, 200} {
 		x, y := points(l, 1, uint64(l))
-		k := rbf(x, x, 1)
-		k2 := rbf(x, x, 1.01)
+		k := kerneltest.RBF(x, x, 1)
+		k2 := kerneltest.RBF(x, x, 1.01)
 		b.Run(fmt.Sprintf("l=%d", l), func(b *testing.B) {
 			sv := Solver{Settings: Settings{C: 100}}
 			var m Model

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/internal/ova"
 )
 
 // Multi is a one-versus-all multi-class SVM for classes 0..Classes-1. With
@@ -49,62 +51,15 @@ func (sv *Solver) TrainMulti(ctx context.Context, mm *Multi, k mat.Matrix, label
 	if err := checkMulti(labels, classes); err != nil {
 		return err
 	}
-	nm := classes
-	if classes == 2 {
-		nm = 1
-	}
-	if mm.Classes != classes || len(mm.Models) != nm {
-		warm = false
-	}
-	if cap(mm.Models) < nm {
-		mm.Models = make([]Model, nm)
-	}
-	mm.Models = mm.Models[:nm]
+	warm = warm && mm.Classes == classes && len(mm.Models) == ova.Problems(classes)
 	mm.Classes = classes
 	sv.yb = grow(sv.yb, len(labels))
-	var first error
-	for c := range nm {
-		pos := c
-		if classes == 2 {
-			pos = 1
-		}
-		for i, lab := range labels {
-			sv.yb[i] = -1
-			if lab == pos {
-				sv.yb[i] = 1
-			}
-		}
-		if err := sv.solve(ctx, &mm.Models[c], sv.yb, s, warm); err != nil {
-			err = fmt.Errorf("svm: class %d versus rest: %w", pos, err)
-			if !errors.Is(err, ErrIterationLimit) {
-				return err
-			}
-			if first == nil {
-				first = err
-			}
-		}
-	}
-	return first
+	return ova.Fit("svm", &mm.Models, labels, classes, sv.yb,
+		func(m *Model, y []float64) error { return sv.solve(ctx, m, y, s, warm) },
+		func(err error) bool { return errors.Is(err, ErrIterationLimit) })
 }
 
-func checkMulti(labels []int, classes int) error {
-	if classes < 2 {
-		return fmt.Errorf("%w: need at least 2 classes, got %d", ErrLabels, classes)
-	}
-	count := make([]int, classes)
-	for i, c := range labels {
-		if c < 0 || c >= classes {
-			return fmt.Errorf("%w: label %d is %d, want 0..%d", ErrLabels, i, c, classes-1)
-		}
-		count[c]++
-	}
-	for c, n := range count {
-		if n == 0 {
-			return fmt.Errorf("%w: class %d has no labeled example", ErrLabels, c)
-		}
-	}
-	return nil
-}
+func checkMulti(labels []int, classes int) error { return ova.CheckLabels(labels, classes, ErrLabels) }
 
 // Decision returns the m x len(Models) decision values for the m x l
 // cross-kernel block x, written into dst when it has that shape.
@@ -145,27 +100,5 @@ func (mm *Multi) Predict(dst []int, x mat.Matrix) ([]int, error) {
 	if err != nil {
 		return dst, err
 	}
-	r, _ := dec.Dims()
-	if cap(dst) < r {
-		dst = make([]int, r)
-	}
-	dst = dst[:r]
-	for i := 0; i < r; i++ {
-		row := dec.RawRowView(i)
-		if mm.Classes == 2 {
-			dst[i] = 0
-			if row[0] >= 0 {
-				dst[i] = 1
-			}
-			continue
-		}
-		best := 0
-		for c, v := range row {
-			if v > row[best] {
-				best = c
-			}
-		}
-		dst[i] = best
-	}
-	return dst, nil
+	return ova.Classify(dst, dec, mm.Classes == 2, func(f float64) bool { return f >= 0 }), nil
 }

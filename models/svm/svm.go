@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/internal/ova"
 )
 
 // Defaults used when the corresponding Settings field is zero.
@@ -242,38 +244,12 @@ func (sv *Solver) Train(ctx context.Context, m *Model, k mat.Matrix, y []float64
 	return sv.solve(ctx, m, y, s, warm)
 }
 
-func checkBinary(y []float64) error {
-	var pos, neg int
-	for i, v := range y {
-		switch v {
-		case 1:
-			pos++
-		case -1:
-			neg++
-		default:
-			return fmt.Errorf("%w: label %d is %v, want -1 or +1", ErrLabels, i, v)
-		}
-	}
-	if pos == 0 || neg == 0 {
-		return fmt.Errorf("%w: both classes -1 and +1 are needed (got %d positive, %d negative)", ErrLabels, pos, neg)
-	}
-	return nil
-}
+func checkBinary(y []float64) error { return ova.CheckBinary(y, ErrLabels) }
 
 // loadKernel validates k and copies it into sv.k (full, row-major).
 func (sv *Solver) loadKernel(k mat.Matrix, l int) error {
-	if k == nil {
-		return fmt.Errorf("%w: nil kernel block", ErrShape)
-	}
-	r, c := k.Dims()
-	if r != c {
-		return fmt.Errorf("%w: kernel block is %d x %d, want square", ErrShape, r, c)
-	}
-	if r == 0 {
-		return fmt.Errorf("%w: empty kernel block", ErrShape)
-	}
-	if r != l {
-		return fmt.Errorf("%w: kernel block is %d x %d but there are %d labels", ErrShape, r, c, l)
+	if err := ova.CheckKernel(k, l, ErrShape); err != nil {
+		return err
 	}
 	sv.k = grow(sv.k, l*l)
 	kk := sv.k

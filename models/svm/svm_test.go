@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
-	"ukm/internal/dataset"
+	"ukm/internal/datatest"
+	"ukm/models/internal/kerneltest"
 )
 
 // points returns n 2-D points: class +1 around (1,1), class -1 around
@@ -28,29 +28,6 @@ func points(n int, noise float64, seed uint64) (*mat.Dense, []float64) {
 		x.Set(i, 1, y[i]+noise*rng.NormFloat64())
 	}
 	return x, y
-}
-
-func rbf(x, z *mat.Dense, sigma float64) *mat.Dense {
-	n, d := x.Dims()
-	m, _ := z.Dims()
-	k := mat.NewDense(n, m, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			var s float64
-			for t := 0; t < d; t++ {
-				v := x.At(i, t) - z.At(j, t)
-				s += v * v
-			}
-			k.Set(i, j, math.Exp(-s/(2*sigma*sigma)))
-		}
-	}
-	return k
-}
-
-func linear(x, z *mat.Dense) *mat.Dense {
-	var k mat.Dense
-	k.Mul(x, z.T())
-	return &k
 }
 
 // dualValue evaluates sum(alpha) - 1/2 alpha^T Q alpha from its definition.
@@ -116,8 +93,8 @@ func TestKKT(t *testing.T) {
 	var cases []kcase
 	for _, n := range []int{20, 80} {
 		x, y := points(n, 1, uint64(n))
-		cases = append(cases, kcase{fmt.Sprintf("rbf/l=%d", n), rbf(x, x, 1), y})
-		cases = append(cases, kcase{fmt.Sprintf("linear/l=%d", n), linear(x, x), y})
+		cases = append(cases, kcase{fmt.Sprintf("rbf/l=%d", n), kerneltest.RBF(x, x, 1), y})
+		cases = append(cases, kcase{fmt.Sprintf("linear/l=%d", n), kerneltest.Linear(x, x), y})
 	}
 	// Duplicated points (with opposite labels for one pair) give zero
 	// curvature a_ij = 0 for some pairs.
@@ -130,7 +107,7 @@ func TestKKT(t *testing.T) {
 		yd[i], yd[i+12] = y[i], y[i]
 	}
 	yd[23] = -yd[23]
-	cases = append(cases, kcase{"duplicates", rbf(xd, xd, 1), yd})
+	cases = append(cases, kcase{"duplicates", kerneltest.RBF(xd, xd, 1), yd})
 	for _, kc := range cases {
 		for _, c := range []float64{0.1, 1, 100} {
 			t.Run(fmt.Sprintf("%s/C=%g", kc.name, c), func(t *testing.T) {
@@ -230,7 +207,7 @@ func TestBruteForce(t *testing.T) {
 			for seed := uint64(0); seed < 3; seed++ {
 				t.Run(fmt.Sprintf("l=%d/C=%g/seed=%d", l, c, seed), func(t *testing.T) {
 					x, y := points(l, 1.2, seed+10*uint64(l))
-					k := rbf(x, x, 0.8)
+					k := kerneltest.RBF(x, x, 0.8)
 					m, err := Train(context.Background(), k, y, &Settings{C: c, Tol: 1e-10})
 					if err != nil {
 						t.Fatal(err)
@@ -255,11 +232,11 @@ func TestSeparable(t *testing.T) {
 	// Noise 0.3 around (+-1, +-1): the classes are separated by >= 2 *
 	// sqrt(2) - 6 * 0.3 * sqrt(2) > 0 with overwhelming probability; the
 	// check below makes sure of it for this seed.
-	m, err := Train(context.Background(), linear(x, x), y, &Settings{C: 100})
+	m, err := Train(context.Background(), kerneltest.Linear(x, x), y, &Settings{C: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pred, err := m.Predict(nil, linear(x, x))
+	pred, err := m.Predict(nil, kerneltest.Linear(x, x))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +247,7 @@ func TestSeparable(t *testing.T) {
 		t.Errorf("%d support vectors at C on separable data", m.Stats.BoundSV)
 	}
 	xt, yt := points(200, 0.3, 8)
-	pt, _ := m.Predict(nil, linear(xt, x))
+	pt, _ := m.Predict(nil, kerneltest.Linear(xt, x))
 	if !slices.Equal(pt, yt) {
 		t.Error("test points from the same clusters misclassified")
 	}
@@ -281,7 +258,7 @@ func TestSeparable(t *testing.T) {
 // warm start with an infeasible alpha is repaired.
 func TestWarmStart(t *testing.T) {
 	x, y := points(60, 1, 4)
-	k := rbf(x, x, 1)
+	k := kerneltest.RBF(x, x, 1)
 	s := Settings{C: 100, Tol: 1e-8}
 	sv := Solver{Settings: s}
 	var m Model
@@ -296,7 +273,7 @@ func TestWarmStart(t *testing.T) {
 	if m.Stats.Iterations != 0 {
 		t.Errorf("re-solve from the optimum took %d iterations", m.Stats.Iterations)
 	}
-	k2 := rbf(x, x, 1.05)
+	k2 := kerneltest.RBF(x, x, 1.05)
 	if err := sv.Train(ctx, &m, k2, y, true); err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +302,7 @@ func TestWarmStart(t *testing.T) {
 // iterate and a classifiable error.
 func TestLimitsAndCancel(t *testing.T) {
 	x, y := points(40, 1, 5)
-	k := rbf(x, x, 1)
+	k := kerneltest.RBF(x, x, 1)
 	m, err := Train(context.Background(), k, y, &Settings{MaxIter: 3})
 	if !errors.Is(err, ErrIterationLimit) || m == nil || m.Stats.Status != IterationLimit || m.Stats.Iterations != 3 {
 		t.Fatalf("err %v, model %+v", err, m)
@@ -348,7 +325,7 @@ func TestLimitsAndCancel(t *testing.T) {
 // TestBadInput: malformed input gives a classified error, never a panic.
 func TestBadInput(t *testing.T) {
 	x, y := points(6, 1, 1)
-	k := rbf(x, x, 1)
+	k := kerneltest.RBF(x, x, 1)
 	nan := mat.DenseCopyOf(k)
 	nan.Set(4, 1, math.NaN())
 	inf := mat.DenseCopyOf(k)
@@ -422,7 +399,7 @@ func TestMulti(t *testing.T) {
 		x.Set(i, 0, 3*float64(lab[i])+0.7*rng.NormFloat64())
 		x.Set(i, 1, 0.7*rng.NormFloat64())
 	}
-	k := rbf(x, x, 1.5)
+	k := kerneltest.RBF(x, x, 1.5)
 	s := &Settings{C: 10, Tol: 1e-6}
 	mm, err := TrainMulti(context.Background(), k, lab, 3, s)
 	if err != nil {
@@ -483,13 +460,7 @@ func TestMulti(t *testing.T) {
 // KDD'06 reports ~95% for RBF-kernel classifiers at 30 labels; 85% on each
 // of three random splits is a safe floor.
 func TestWine(t *testing.T) {
-	set, err := dataset.Load("wine")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skipf("wine data unavailable: %v", err)
-	}
+	set := datatest.Load(t, "wine")
 	n, p := set.X.Dims()
 	z := mat.NewDense(n, p, nil)
 	col := make([]float64, n)
@@ -527,11 +498,11 @@ func TestWine(t *testing.T) {
 		}
 		// Width sqrt(p): squared distances of z-scored points average 2p.
 		sigma := math.Sqrt(float64(p))
-		mm, err := TrainMulti(context.Background(), rbf(xtr, xtr, sigma), ytr, classes, &Settings{C: 100})
+		mm, err := TrainMulti(context.Background(), kerneltest.RBF(xtr, xtr, sigma), ytr, classes, &Settings{C: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
-		pred, err := mm.Predict(nil, rbf(xte, xtr, sigma))
+		pred, err := mm.Predict(nil, kerneltest.RBF(xte, xtr, sigma))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -552,7 +523,7 @@ func TestWine(t *testing.T) {
 // TestRetrainAllocs: re-solving through a Solver allocates nothing.
 func TestRetrainAllocs(t *testing.T) {
 	x, y := points(60, 1, 6)
-	k := rbf(x, x, 1)
+	k := kerneltest.RBF(x, x, 1)
 	sv := Solver{Settings: Settings{C: 100}}
 	var m Model
 	run := func() {

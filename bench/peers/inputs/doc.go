@@ -1,5 +1,5 @@
-// Package inputs rebuilds, outside the test files, the exact inputs of the
-// benchmarks that the peer tools (SciPy, CVXOPT, Octave) are timed on:
+// Package inputs gives the peer tools (SciPy, CVXOPT, Octave) the exact
+// inputs of the benchmarks they are timed against:
 //
 //   - the RBF kernels of the eigensolver benchmark BenchmarkTopD in package eig:
 //     n seeded standard-normal points in 10 dimensions (RBFPoints) and the RBF
@@ -8,8 +8,8 @@
 //     eigenvectors of the RBF kernel of the z-scored ionosphere data restricted
 //     to 20 seeded labeled rows, decay factor C = 2 (Ionosphere, SKLInstance).
 //
-// The builders follow the benchmarks' own construction step by step (same
-// random generator and stream, same summation order), so that the numbers
-// written for the peers are bit for bit the ones our solvers are timed on.
-// The command in bench/peers/gen writes them to files.
+// The numbers come from the builders the benchmarks themselves use (package
+// ukm/internal/benchdata, whose tests pin their bits), so what is written for
+// the peers is bit for bit what our solvers are timed on. The command in
+// bench/peers/gen writes them to files.
 package inputs
