@@ -19,7 +19,7 @@ var registry = map[string]*Table{
 		Sizes:    []int{10, 20, 30, 40},
 		Methods: func(base *models.Options) []Method {
 			kernel := func(k models.KernelKind, d models.DesignKind) func(o *models.Options) {
-				return func(o *models.Options) { o.Kernel.Kind, o.Design, o.Classifier = k, d, models.KLR }
+				return use(k, d, models.KLR)
 			}
 			return []Method{
 				fitMethod("Linear", base, kernel(models.Linear, models.Standard)),
@@ -45,9 +45,7 @@ var registry = map[string]*Table{
 			var ms []Method
 			for _, k := range []models.KernelKind{models.Linear, models.RBF} {
 				k := k
-				set := func(d models.DesignKind) func(o *models.Options) {
-					return func(o *models.Options) { o.Kernel.Kind, o.Design, o.Classifier = k, d, models.KLR }
-				}
+				set := func(d models.DesignKind) func(o *models.Options) { return use(k, d, models.KLR) }
 				suffix := "/" + k.String()
 				ms = append(ms,
 					fitMethod("KLR"+suffix, base, set(models.Standard)),
@@ -78,7 +76,7 @@ var registry = map[string]*Table{
 		Sizes:    []int{10, 20, 30},
 		Methods: func(base *models.Options) []Method {
 			set := func(k models.KernelKind, d models.DesignKind) func(o *models.Options) {
-				return func(o *models.Options) { o.Kernel.Kind, o.Design, o.Classifier = k, d, models.SVM }
+				return use(k, d, models.SVM)
 			}
 			return []Method{
 				fitMethod("Linear", base, set(models.Linear, models.Standard)),
@@ -103,6 +101,12 @@ var registry = map[string]*Table{
 			}
 		},
 	},
+}
+
+// use returns an option setter for one column: initial kernel, design and
+// classifier; everything else stays as in the run's base options.
+func use(k models.KernelKind, d models.DesignKind, c models.ClassifierKind) func(o *models.Options) {
+	return func(o *models.Options) { o.Kernel.Kind, o.Design, o.Classifier = k, d, c }
 }
 
 // countAtLeast counts the (dataset, size) cells where method a's mean is at
