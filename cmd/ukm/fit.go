@@ -86,8 +86,9 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 	if err != nil {
 		return err
 	}
-	if _, p := newTab.X.Dims(); p != func() int { _, c := tab.X.Dims(); return c }() {
-		return fmt.Errorf("predict: %s has %d features, the training file has a different number", *data, p)
+	_, pNew := newTab.X.Dims()
+	if _, pTrain := tab.X.Dims(); pNew != pTrain {
+		return fmt.Errorf("predict: %s has %d features, but %s has %d", *data, pNew, trainPath, pTrain)
 	}
 	pred, err := m.PredictNew(nil, newTab.X)
 	if err != nil {

@@ -44,6 +44,8 @@ func TestBadInput(t *testing.T) {
 	text := write("text.csv", "y,a\n1,0\n0,abc\n")
 	empty := write("empty.csv", "")
 	oneClass := write("one.csv", "y,a\n1,0\n1,1\n,2\n")
+	train := write("train.csv", "y,a\n0,0\n1,5\n0,0.1\n1,5.1\n0,0.2\n1,5.2\n,2\n,3\n")
+	wide := write("wide.csv", "y,a,b\n,1,2\n")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -63,6 +65,7 @@ func TestBadInput(t *testing.T) {
 		{"bad kernel flag", []string{"fit", "-data", oneClass, "-kernel", "sigmoid"}, "unknown -kernel"},
 		{"predict without train", []string{"predict", "-data", oneClass}, "-train is required"},
 		{"no data flag", []string{"fit"}, "-data is required"},
+		{"feature count", []string{"predict", "-train", train, "-data", wide, "-d", "2"}, "wide.csv has 2 features, but"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runCmd(t, tc.args...)
