@@ -48,7 +48,10 @@
 // # Errors
 //
 // Invalid input (shapes, indices, labels, NaN, settings) returns an error
-// wrapping ErrInput. A cancelled context stops Fit and Loop between and
+// wrapping ErrInput; nothing panics on user input. The methods of a nil or
+// zero Model (one not returned by Fit or Loop) return ErrInput too, and its
+// accessors zero values. A fitted Model is safe for concurrent use by its
+// methods (they only read it). A cancelled context stops Fit and Loop between and
 // inside stages, with an error wrapping ctx.Err(). Every random choice
 // (cross-validation folds, eigensolver start, bandwidth sampling, random
 // queries) is drawn from Options.Seed, so results are reproducible.

@@ -84,6 +84,11 @@ func countClasses(labels []int) (int, error) {
 		if y < 0 {
 			return 0, inputf("label %d (position %d) is negative; labels are class indices 0..c-1", y, k)
 		}
+		// Every class 0..c-1 must occur, so c <= len(labels): a larger label
+		// is an error (checked before y+1 can overflow or count is allocated).
+		if y >= len(labels) {
+			return 0, inputf("label %d (position %d) leaves a class without labeled points: with %d labeled points the classes must be 0..%d at most", y, k, len(labels), len(labels)-1)
+		}
 		c = max(c, y+1)
 	}
 	if c < 2 {

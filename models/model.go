@@ -43,6 +43,10 @@ func (s LambdaSource) String() string {
 // V (n x d) with its eigenvalues, the spectral coefficients mu, the trained
 // classifier and timings. The learned kernel V diag(mu) Vᵀ is kept in that
 // factored form. A Model is safe for concurrent use by its read-only methods.
+//
+// Only a Model returned by Fit or Loop is usable: on a nil or zero Model the
+// methods that return an error report ErrInput, and the accessors return
+// zero values.
 type Model struct {
 	pr      *prep
 	classes int
@@ -99,6 +103,15 @@ func symmetrise(k *mat.Dense) {
 }
 
 func (m *Model) trained() bool { return m.klr != nil || m.svm != nil }
+
+// ready returns an error for a nil or zero Model (one not returned by Fit or
+// Loop), whose methods have nothing to work on.
+func (m *Model) ready() error {
+	if m == nil || m.pr == nil || !m.trained() {
+		return inputf("the model is not fitted (use a Model returned by Fit or Loop)")
+	}
+	return nil
+}
 
 // chooseLambda returns lambda per the options; x is the labeled feature
 // matrix (kernel false) or kernel block (kernel true).
@@ -184,6 +197,9 @@ func (m *Model) computeAlignment() float64 {
 
 // inputs returns the classifier input rows of training points idx.
 func (m *Model) inputs(idx []int) (mat.Matrix, error) {
+	if err := m.ready(); err != nil {
+		return nil, err
+	}
 	if len(idx) == 0 {
 		return nil, inputf("no points to predict")
 	}
@@ -262,6 +278,9 @@ func (m *Model) extend(ctx context.Context, z *mat.Dense) (*mat.Dense, error) {
 
 // inputsNew returns the classifier input rows of new points.
 func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, error) {
+	if err := m.ready(); err != nil {
+		return nil, err
+	}
 	if m.pr.opt.Design.graph() {
 		return nil, fmt.Errorf("%w (%v)", ErrNoOutOfSample, m.pr.opt.Design)
 	}
@@ -368,6 +387,9 @@ func (m *Model) ProbaNew(dst *mat.Dense, xnew *mat.Dense) (*mat.Dense, error) {
 // below 1e-10 times the largest are set to zero. It fails for Design
 // Standard (there is no feature map) and the graph designs.
 func (m *Model) FeaturesNew(xnew *mat.Dense) (*mat.Dense, error) {
+	if err := m.ready(); err != nil {
+		return nil, err
+	}
 	if m.pr.opt.Design.graph() {
 		return nil, fmt.Errorf("%w (%v)", ErrNoOutOfSample, m.pr.opt.Design)
 	}
@@ -389,12 +411,17 @@ func (m *Model) FeaturesNew(xnew *mat.Dense) (*mat.Dense, error) {
 // Alignment returns the kernel-target alignment (KDD'06 eq. 7) of the
 // labeled block of the kernel the classifier was trained on with the target
 // T (T_ij = 1 for equal classes, -1/(c-1) otherwise).
-func (m *Model) Alignment() float64 { return m.alignment }
+func (m *Model) Alignment() float64 {
+	if m == nil {
+		return 0
+	}
+	return m.alignment
+}
 
 // Kernel returns copies of the learned kernel's factors: V (n x d) and mu,
 // with Kbar = V diag(mu) Vᵀ. It returns nil, nil for Design Standard.
 func (m *Model) Kernel() (v *mat.Dense, mu []float64) {
-	if m.pr.basis == nil {
+	if m == nil || m.pr == nil || m.pr.basis == nil {
 		return nil, nil
 	}
 	return mat.DenseCopyOf(m.pr.basis.V), append([]float64(nil), m.mu...)
@@ -403,32 +430,67 @@ func (m *Model) Kernel() (v *mat.Dense, mu []float64) {
 // EigenValues returns a copy of the basis eigenvalues (descending for a
 // kernel basis, ascending for a Laplacian basis); nil for Design Standard.
 func (m *Model) EigenValues() []float64 {
-	if m.pr.basis == nil {
+	if m == nil || m.pr == nil || m.pr.basis == nil {
 		return nil
 	}
 	return append([]float64(nil), m.pr.basis.Values...)
 }
 
 // Timings returns the time spent per stage.
-func (m *Model) Timings() StageTimes { return m.times }
+func (m *Model) Timings() StageTimes {
+	if m == nil {
+		return StageTimes{}
+	}
+	return m.times
+}
 
 // Classes returns the number of classes c.
-func (m *Model) Classes() int { return m.classes }
+func (m *Model) Classes() int {
+	if m == nil {
+		return 0
+	}
+	return m.classes
+}
 
 // Design returns the design the model was built with.
-func (m *Model) Design() DesignKind { return m.pr.opt.Design }
+func (m *Model) Design() DesignKind {
+	if m == nil || m.pr == nil {
+		return SKL
+	}
+	return m.pr.opt.Design
+}
 
 // Labeled returns a copy of the labeled indices the classifier was trained
 // on (after an active-learning loop, including the queried points).
-func (m *Model) Labeled() []int { return append([]int(nil), m.labeled...) }
+func (m *Model) Labeled() []int {
+	if m == nil {
+		return nil
+	}
+	return append([]int(nil), m.labeled...)
+}
 
 // Lambda returns the KLR regularisation used and where it came from (zero
 // for an SVM model).
-func (m *Model) Lambda() (float64, LambdaSource) { return m.lambda, m.lambdaSource }
+func (m *Model) Lambda() (float64, LambdaSource) {
+	if m == nil {
+		return 0, LambdaGiven
+	}
+	return m.lambda, m.lambdaSource
+}
 
 // CV returns the cross-validation result that chose lambda, or nil.
-func (m *Model) CV() *klr.CVResult { return m.cv }
+func (m *Model) CV() *klr.CVResult {
+	if m == nil {
+		return nil
+	}
+	return m.cv
+}
 
 // Gamma returns the RBF width used (0 for other kernels and for the graph
 // designs, which do not evaluate the initial kernel).
-func (m *Model) Gamma() float64 { return m.pr.gamma }
+func (m *Model) Gamma() float64 {
+	if m == nil || m.pr == nil {
+		return 0
+	}
+	return m.pr.gamma
+}

@@ -834,12 +834,21 @@ func (a *ActiveSet) tryCrash(ctx context.Context, p *Problem, set Settings, res 
 // slower. Infeasibility and unboundedness are always decided by the primal
 // method. Set NoDualCrash to turn the crash off.
 func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Result) error {
+	if a == nil {
+		return invalidf("nil solver")
+	}
+	if ctx == nil {
+		return invalidf("nil context")
+	}
 	n, meq, min, err := p.dims()
 	if err != nil {
 		return err
 	}
 	if res == nil {
 		return invalidf("nil result")
+	}
+	if err := a.Settings.check(); err != nil {
+		return err
 	}
 	set := a.Settings.resolve(n, meq+min+2*n)
 	a.set = set

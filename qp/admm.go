@@ -33,6 +33,10 @@ import (
 // problems of the same size without allocating. It is not safe for concurrent use.
 type ADMM struct {
 	Settings Settings
+	// Rho, Sigma, Alpha and Eps select their defaults when zero; a negative,
+	// NaN or infinite value (or Alpha >= 2) makes Solve return an error
+	// wrapping ErrInvalid.
+	//
 	// Rho is the initial step size (default 0.1; equality rows use 1e3·Rho).
 	Rho float64
 	// Sigma is the proximal regularisation of x (default 1e-6).
@@ -95,12 +99,32 @@ func (s *ADMM) alloc(n, m int) {
 
 // Solve implements Solver.
 func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result) error {
+	if s == nil {
+		return invalidf("nil solver")
+	}
+	if ctx == nil {
+		return invalidf("nil context")
+	}
 	n, meq, min, err := p.dims()
 	if err != nil {
 		return err
 	}
 	if res == nil {
 		return invalidf("nil result")
+	}
+	if err := s.Settings.check(); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Rho", s.Rho}, {"Sigma", s.Sigma}, {"Alpha", s.Alpha}, {"Eps", s.Eps}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 1) {
+			return invalidf("ADMM.%s = %v, want a finite value >= 0 (0 = default)", f.name, f.v)
+		}
+	}
+	if s.Alpha >= 2 {
+		return invalidf("ADMM.Alpha = %v, want a value in (0, 2) (0 = default)", s.Alpha)
 	}
 	set := s.Settings
 	if set.MaxIter <= 0 {
@@ -120,8 +144,15 @@ func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result)
 			return err
 		}
 	}
-	if start != nil && start.X != nil && len(start.X) != n {
-		return invalidf("len(start.X) = %d, want %d", len(start.X), n)
+	if start != nil && start.X != nil {
+		if len(start.X) != n {
+			return invalidf("len(start.X) = %d, want %d", len(start.X), n)
+		}
+		for j, v := range start.X {
+			if !finite(v) {
+				return invalidf("start.X[%d] = %v is not finite", j, v)
+			}
+		}
 	}
 	rho0, sigma, alpha, eps := s.Rho, s.Sigma, s.Alpha, s.Eps
 	if !(rho0 > 0) {
@@ -169,6 +200,10 @@ func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result)
 	setRho(rho)
 	if !s.factor(p, sigma) {
 		res.Status = NumericalFailure
+		res.X = grow(res.X, n)
+		fill(res.X, math.NaN())
+		res.Ray = res.Ray[:0]
+		res.Iter, res.Phase1Iter, res.Polish = 0, 0, 0
 		return nil
 	}
 	fill(s.x, 0)

@@ -345,6 +345,12 @@ func solveSmall(m, rhs []float64, r int) {
 // Solve implements Solver. It returns an error wrapping ErrInvalid if p has
 // general inequalities.
 func (b *Bounded) Solve(ctx context.Context, p *Problem, start *Start, res *Result) error {
+	if b == nil {
+		return invalidf("nil solver")
+	}
+	if ctx == nil {
+		return invalidf("nil context")
+	}
 	var n, meq, min int
 	var err error
 	if b.trusted {
@@ -357,6 +363,9 @@ func (b *Bounded) Solve(ctx context.Context, p *Problem, start *Start, res *Resu
 	}
 	if res == nil {
 		return invalidf("nil result")
+	}
+	if err := b.Settings.check(); err != nil {
+		return err
 	}
 	set := b.Settings.resolve(n, meq+2*n)
 	b.alloc(n, meq)

@@ -46,9 +46,26 @@
 // ADMM is a reference, not a recommendation.
 //
 // Every solver keeps its workspace: re-solving a problem of the same size does
-// not allocate. Solvers are not safe for concurrent use; use one per goroutine.
+// not allocate, and a solver (and a Result) may be reused for problems of any
+// other size with the answers of a fresh one. Solvers are not safe for
+// concurrent use; use one per goroutine. A hot start may alias the result it is
+// written to (Start{X: res.X, Working: res.Working} with the same res).
 // Residuals measures the KKT residuals of any point and multipliers and is the
 // oracle used by the tests.
+//
+// # Defaults and failures
+//
+// The zero Settings selects MaxIter = 10·(n + constraints) + 100 (20000 for
+// ADMM), Tol = 1e-9 and PSDTol = 1e-10; a negative, NaN or infinite setting is
+// invalid input. Solve never panics on user input: a nil problem, result or
+// context, shapes that do not match, NaN/Inf data, crossing bounds
+// (Lower[j] > Upper[j]), a start point of the wrong length or with NaN/Inf, and
+// an SKL not made by NewSKL are errors wrapping ErrInvalid; start ids outside
+// the problem are ignored. A cancelled context stops a solve with an error
+// wrapping ctx.Err(). A failed SKL.SetC or SKL.SetData leaves the instance as
+// it was. What may panic are programmer errors outside the package's control:
+// changing a Problem's matrices while a solve runs, or mat.Matrix methods
+// called by the caller on out-of-range indices.
 //
 // # SKL
 //

@@ -223,6 +223,12 @@ func (g *GoldfarbIdnani) dropActive(q, l int) {
 
 // Solve implements Solver. start is ignored.
 func (g *GoldfarbIdnani) Solve(ctx context.Context, p *Problem, start *Start, res *Result) error {
+	if g == nil {
+		return invalidf("nil solver")
+	}
+	if ctx == nil {
+		return invalidf("nil context")
+	}
 	n, meq, min, err := p.dims()
 	if err != nil {
 		return err
@@ -232,6 +238,9 @@ func (g *GoldfarbIdnani) Solve(ctx context.Context, p *Problem, start *Start, re
 	}
 	if p.H == nil {
 		return fmt.Errorf("%w: Goldfarb–Idnani needs a positive definite H (H is nil)", ErrNotConvex)
+	}
+	if err := g.Settings.check(); err != nil {
+		return err
 	}
 	set := g.Settings.resolve(n, meq+min+2*n)
 	g.alloc(n, meq, min)

@@ -16,7 +16,8 @@ import (
 //	subject to Aeq x = Beq,  Ain x >= Bin,  Lower <= x <= Upper.
 //
 // H may be nil (a linear program). Any constraint block may be absent (nil).
-// Lower and Upper may be nil (unbounded) and may hold ±Inf entries.
+// Lower and Upper may be nil (unbounded) and may hold ±Inf entries; a Lower[j]
+// above Upper[j] is invalid input (an error), not an Infeasible status.
 // H must be symmetric positive semidefinite; it may be singular.
 type Problem struct {
 	H            *mat.SymDense
@@ -28,10 +29,12 @@ type Problem struct {
 	Lower, Upper []float64
 }
 
-// Settings configures a solver. The zero value selects every default.
+// Settings configures a solver. The zero value selects every default; a
+// negative, NaN or infinite value is invalid input (Solve returns an error
+// wrapping ErrInvalid).
 type Settings struct {
 	// MaxIter bounds the number of iterations (phase 1 and phase 2 together).
-	// Zero means 10·(n + number of constraints) + 100.
+	// Zero means 10·(n + number of constraints) + 100 (20000 for ADMM).
 	MaxIter int
 	// Tol is the relative feasibility tolerance used to accept a start point and to
 	// decide infeasibility. Zero means 1e-9.
@@ -43,6 +46,23 @@ type Settings struct {
 	// SkipPSDCheck skips the O(n³) semidefiniteness check (use it only when H is
 	// semidefinite by construction, e.g. a Gram matrix).
 	SkipPSDCheck bool
+}
+
+// check reports a setting out of range: negative, NaN or infinite. (An infinite
+// Tol, say, would accept any start point as feasible.)
+func (s *Settings) check() error {
+	if s == nil {
+		return nil
+	}
+	switch {
+	case s.MaxIter < 0:
+		return invalidf("Settings.MaxIter = %d is negative", s.MaxIter)
+	case !(s.Tol >= 0) || math.IsInf(s.Tol, 1):
+		return invalidf("Settings.Tol = %v, want a finite value >= 0 (0 = default)", s.Tol)
+	case !(s.PSDTol >= 0) || math.IsInf(s.PSDTol, 1):
+		return invalidf("Settings.PSDTol = %v, want a finite value >= 0 (0 = default)", s.PSDTol)
+	}
+	return nil
 }
 
 func (s *Settings) resolve(n, m int) Settings {
@@ -244,6 +264,11 @@ func (p *Problem) dims() (n, meq, min int, err error) {
 		l, u := p.lo(j), p.up(j)
 		if math.IsNaN(l) || math.IsNaN(u) || math.IsInf(l, 1) || math.IsInf(u, -1) {
 			return 0, 0, 0, invalidf("bounds of x[%d] are [%v, %v]", j, l, u)
+		}
+		if l > u {
+			// crossing bounds: every solver used to report its own status
+			// (NumericalFailure with an infeasible X, or Infeasible)
+			return 0, 0, 0, invalidf("bounds of x[%d] cross: lower %v > upper %v", j, l, u)
 		}
 	}
 	return n, meq, min, nil

@@ -104,6 +104,8 @@ type SKL struct {
 	nuSt  Start
 	nuX   []float64
 	free  []bool
+	hBak  []float64 // H and a before a SetData, restored if it fails
+	aBak  []float64
 	r     []float64 // μ-space gradient residual 2Hμ − a·y
 	muAlt []float64
 	as    *ActiveSet
@@ -138,6 +140,8 @@ func NewSKL(vl, target *mat.Dense, c float64) (*SKL, error) {
 	s.one = []float64{1}
 	s.nuX = make([]float64, d)
 	s.free = make([]bool, d)
+	s.hBak = make([]float64, d*d)
+	s.aBak = make([]float64, d)
 	s.r = make([]float64, d)
 	s.muAlt = make([]float64, d)
 	s.bnd = NewBounded(&Settings{SkipPSDCheck: true})
@@ -153,21 +157,54 @@ func NewSKL(vl, target *mat.Dense, c float64) (*SKL, error) {
 	return s, nil
 }
 
-// D returns the number of spectral coefficients.
-func (s *SKL) D() int { return s.d }
+// ready reports an SKL that was not made by NewSKL (nil or the zero value).
+func (s *SKL) ready() error {
+	if s == nil || s.h == nil {
+		return invalidf("SKL: not built by NewSKL")
+	}
+	return nil
+}
 
-// C returns the decay factor.
-func (s *SKL) C() float64 { return s.c }
+// D returns the number of spectral coefficients (0 for a nil SKL).
+func (s *SKL) D() int {
+	if s == nil {
+		return 0
+	}
+	return s.d
+}
 
-// H returns H = DᵀD (owned by s; do not modify).
-func (s *SKL) H() *mat.SymDense { return s.h }
+// C returns the decay factor (0 for a nil SKL).
+func (s *SKL) C() float64 {
+	if s == nil {
+		return 0
+	}
+	return s.c
+}
+
+// H returns H = DᵀD (owned by s; do not modify; nil for an SKL not built
+// by NewSKL).
+func (s *SKL) H() *mat.SymDense {
+	if s == nil {
+		return nil
+	}
+	return s.h
+}
 
 // A returns a = Dᵀvec(T) (owned by s; do not modify).
-func (s *SKL) A() []float64 { return s.a }
+func (s *SKL) A() []float64 {
+	if s == nil {
+		return nil
+	}
+	return s.a
+}
 
 // SetData replaces the labeled eigenvector block and the target; Vl must keep d
-// columns (the number of labeled rows l may change). It does not allocate.
+// columns (the number of labeled rows l may change). It does not allocate. If
+// it fails, s keeps its previous data.
 func (s *SKL) SetData(vl, target *mat.Dense) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
 	if vl == nil || target == nil || vl.IsEmpty() || target.IsEmpty() {
 		return invalidf("SKL: nil or empty Vl or target")
 	}
@@ -191,6 +228,34 @@ func (s *SKL) SetData(vl, target *mat.Dense) error {
 			}
 		}
 	}
+	// Keep the old data: a failure below (overflow) must leave s as it was.
+	hraw := s.h.RawSymmetric()
+	for i := 0; i < d; i++ {
+		copy(s.hBak[i*d+i:i*d+d], hraw.Data[i*hraw.Stride+i:i*hraw.Stride+d])
+	}
+	copy(s.aBak, s.a)
+	tnOld := s.tnorm
+	if err := s.setData(vl, target, l, d, r); err != nil {
+		for i := 0; i < d; i++ {
+			copy(hraw.Data[i*hraw.Stride+i:i*hraw.Stride+d], s.hBak[i*d+i:i*d+d])
+			for j := i; j < d; j++ {
+				s.h2.SetSym(i, j, 2*s.hBak[i*d+j])
+			}
+			s.a[i] = s.aBak[i]
+			s.aeq.Set(0, i, s.aBak[i])
+		}
+		s.tnorm = tnOld
+		if err2 := s.rebuildNu(); err2 != nil {
+			return errors.Join(err, err2)
+		}
+		return err
+	}
+	return nil
+}
+
+// setData is SetData on validated input of l rows, d columns and an r-column
+// target factor.
+func (s *SKL) setData(vl, target *mat.Dense, l, d, r int) error {
 	// Gram G = VlᵀVl into h, then square entrywise.
 	rv := vl.RawMatrix()
 	blas64.Syrk(blas.Trans, 1, blas64.General{Rows: l, Cols: d, Stride: rv.Stride, Data: rv.Data}, 0, s.h.RawSymmetric())
@@ -228,14 +293,42 @@ func (s *SKL) SetData(vl, target *mat.Dense) error {
 		}
 	}
 	s.tnorm = math.Sqrt(tn)
+	if !finite(s.tnorm) {
+		return invalidf("SKL: target entries too large (‖T‖_F overflows)")
+	}
+	for i := 0; i < d; i++ {
+		if !finite(s.a[i]) {
+			return invalidf("SKL: Vl or target entries too large (a[%d] overflows)", i)
+		}
+		for j := i; j < d; j++ {
+			if !finite(raw.Data[i*raw.Stride+j]) {
+				return invalidf("SKL: Vl entries too large (H[%d,%d] = (v_iᵀv_j)² overflows)", i, j)
+			}
+		}
+	}
 	return s.rebuildNu()
 }
 
-// SetC changes the decay factor (C >= 1). It does not allocate.
+// SetC changes the decay factor (C >= 1). It does not allocate. If it fails
+// (ErrDecayRange), s keeps its previous C.
 func (s *SKL) SetC(c float64) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
 	if math.IsNaN(c) || math.IsInf(c, 0) || c < 1 {
 		return invalidf("SKL: decay factor C = %v, want a finite C >= 1", c)
 	}
+	old := s.c
+	if err := s.setC(c); err != nil {
+		if err2 := s.setC(old); err2 != nil {
+			return errors.Join(err, err2)
+		}
+		return err
+	}
+	return nil
+}
+
+func (s *SKL) setC(c float64) error {
 	s.c = c
 	if s.ain != nil {
 		for i := 0; i < s.d-1; i++ {
@@ -310,7 +403,12 @@ func (s *SKL) rebuildNu() error {
 // Problem returns the μ-space problem in general form: H = 2DᵀD, c = 0, one
 // equality aᵀμ = 1, the d−1 decay rows μ_i − Cμ_{i+1} >= 0 as Ain and μ >= 0 as
 // Lower. It is owned by s and changes with SetC and SetData.
-func (s *SKL) Problem() *Problem { return &s.muP }
+func (s *SKL) Problem() *Problem {
+	if s == nil {
+		return nil
+	}
+	return &s.muP
+}
 
 // Solve solves the SKL problem and writes the μ-space result to res: X = μ,
 // Eq[0] the multiplier of aᵀμ = 1, Ineq the d−1 decay multipliers, Lower the
@@ -321,6 +419,12 @@ func (s *SKL) Problem() *Problem { return &s.muP }
 //
 // If a = 0 the status is Infeasible and the error is ErrTargetOrthogonal.
 func (s *SKL) Solve(ctx context.Context, solver Solver, start *Start, res *Result) error {
+	if ctx == nil {
+		return invalidf("nil context")
+	}
+	if err := s.ready(); err != nil {
+		return err
+	}
 	if res == nil {
 		return invalidf("nil result")
 	}
@@ -339,8 +443,8 @@ func (s *SKL) Solve(ctx context.Context, solver Solver, start *Start, res *Resul
 		return invalidf("SKL: len(start.X) = %d, want %d", len(start.X), d)
 	}
 	bnd, isB := solver.(*Bounded)
-	if solver == nil {
-		bnd, isB = s.bnd, true
+	if solver == nil || (isB && bnd == nil) {
+		bnd, isB = s.bnd, true // a nil *Bounded is the default fast path too
 	}
 	if !isB {
 		return solver.Solve(ctx, &s.muP, start, res)
@@ -687,7 +791,7 @@ func (s *SKL) finish(ctx context.Context, res *Result) error {
 // Alignment returns the kernel-target alignment ⟨K̄_tr, T⟩_F / (‖K̄_tr‖_F ‖T‖_F) of
 // K̄ = Σ μ_i v_i v_iᵀ, computed in O(d²) as aᵀμ / (sqrt(μᵀHμ)·‖T‖_F).
 func (s *SKL) Alignment(mu []float64) float64 {
-	if len(mu) != s.d {
+	if s.ready() != nil || len(mu) != s.d {
 		return math.NaN()
 	}
 	num := 0.0

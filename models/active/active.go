@@ -9,6 +9,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/internal/ova"
 )
 
 // Selector picks up to k candidates to label. probs holds one row per
@@ -28,8 +30,12 @@ type Oracle interface {
 // GroundTruth is an Oracle that answers from known labels, for experiments.
 type GroundTruth []int
 
-// Label returns the stored labels of idx.
+// Label returns the stored labels of idx. An index outside the known labels,
+// a nil or a cancelled context is an error.
 func (g GroundTruth) Label(ctx context.Context, idx []int) ([]int, error) {
+	if ctx == nil {
+		return nil, errors.New("active: nil context")
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -119,7 +125,7 @@ func MarginScore(p []float64) float64 {
 }
 
 func checkProbs(probs mat.Matrix, k int) (int, error) {
-	if probs == nil {
+	if ova.IsNil(probs) {
 		return 0, errors.New("active: nil probability matrix")
 	}
 	if k < 1 {
@@ -128,6 +134,9 @@ func checkProbs(probs mat.Matrix, k int) (int, error) {
 	m, c := probs.Dims()
 	if m == 0 {
 		return 0, errors.New("active: no candidates to select from")
+	}
+	if c == 0 {
+		return 0, errors.New("active: probability matrix has no columns")
 	}
 	for i := 0; i < m; i++ {
 		for j := 0; j < c; j++ {

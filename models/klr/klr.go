@@ -32,7 +32,8 @@ var (
 	// ErrLabels reports invalid labels: not in {-1,+1} (binary), out of
 	// range (multi-class), or a class without examples.
 	ErrLabels = errors.New("klr: invalid labels")
-	// ErrSettings reports an invalid setting (negative lambda, ...).
+	// ErrSettings reports an invalid setting (negative lambda, ...), a nil
+	// Fitter or a nil context.
 	ErrSettings = errors.New("klr: invalid settings")
 	// ErrNotPSD reports a kernel block that is not positive semidefinite
 	// (the Newton system could not be factorised).
@@ -99,6 +100,7 @@ const (
 	FeatureForm
 )
 
+// String returns the name of the form: "kernel" or "features".
 func (f Form) String() string {
 	switch f {
 	case KernelForm:
@@ -114,6 +116,7 @@ type Status int
 
 // Fit outcomes.
 const (
+	// NotRun: no fit has been made (the zero value).
 	NotRun Status = iota
 	// Converged: the relative gradient test was met.
 	Converged
@@ -125,6 +128,7 @@ const (
 	Cancelled
 )
 
+// String describes the status, for example "converged".
 func (s Status) String() string {
 	switch s {
 	case NotRun:
@@ -231,6 +235,12 @@ func FitFeatures(ctx context.Context, phi mat.Matrix, y []float64, s *Settings) 
 // error is ErrIterationLimit, ErrStalled or a cancelled context. On an input
 // validation error m is left unchanged.
 func (ft *Fitter) FitKernel(ctx context.Context, m *Model, k mat.Matrix, y []float64, warm bool) error {
+	if ft == nil {
+		return fmt.Errorf("%w: nil Fitter", ErrSettings)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrSettings)
+	}
 	s, err := ft.Settings.resolve()
 	if err != nil {
 		return err
@@ -259,6 +269,12 @@ func (ft *Fitter) FitKernel(ctx context.Context, m *Model, k mat.Matrix, y []flo
 // with len(m.Coef) == d, Newton starts from (m.Coef, m.Bias); otherwise from
 // zero. Errors and the state of m on return are as for FitKernel.
 func (ft *Fitter) FitFeatures(ctx context.Context, m *Model, phi mat.Matrix, y []float64, warm bool) error {
+	if ft == nil {
+		return fmt.Errorf("%w: nil Fitter", ErrSettings)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrSettings)
+	}
 	s, err := ft.Settings.resolve()
 	if err != nil {
 		return err
@@ -348,7 +364,7 @@ func checkSymmetric(k mat.Matrix, n int) error {
 
 // featureView validates phi against l labels and returns a row-major view.
 func (ft *Fitter) featureView(phi mat.Matrix, l int) (blas64.General, error) {
-	if phi == nil {
+	if ova.IsNil(phi) {
 		return blas64.General{}, fmt.Errorf("%w: nil feature matrix", ErrShape)
 	}
 	r, c := phi.Dims()
@@ -395,7 +411,7 @@ func (m *Model) Decision(dst []float64, x mat.Matrix) ([]float64, error) {
 	if m == nil || m.Form == 0 {
 		return dst, fmt.Errorf("%w: model is not fitted", ErrShape)
 	}
-	if x == nil {
+	if ova.IsNil(x) {
 		return dst, fmt.Errorf("%w: nil input matrix", ErrShape)
 	}
 	r, c := x.Dims()

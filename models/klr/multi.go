@@ -56,6 +56,12 @@ func FitMultiFeatures(ctx context.Context, phi mat.Matrix, labels []int, classes
 // ErrStalled the others are still fitted and the first such error is returned
 // (mm is usable); a cancelled context stops at once.
 func (ft *Fitter) FitMultiKernel(ctx context.Context, mm *Multi, k mat.Matrix, labels []int, classes int, warm bool) error {
+	if ft == nil {
+		return fmt.Errorf("%w: nil Fitter", ErrSettings)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrSettings)
+	}
 	s, err := ft.Settings.resolve()
 	if err != nil {
 		return err
@@ -81,6 +87,12 @@ func (ft *Fitter) FitMultiKernel(ctx context.Context, mm *Multi, k mat.Matrix, l
 
 // FitMultiFeatures is Fitter.FitMultiKernel for the feature form.
 func (ft *Fitter) FitMultiFeatures(ctx context.Context, mm *Multi, phi mat.Matrix, labels []int, classes int, warm bool) error {
+	if ft == nil {
+		return fmt.Errorf("%w: nil Fitter", ErrSettings)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrSettings)
+	}
 	s, err := ft.Settings.resolve()
 	if err != nil {
 		return err
@@ -122,10 +134,13 @@ func checkMulti(labels []int, classes int) error {
 // Decision returns the m x len(Models) matrix of decision values of the rows
 // of x (see Model.Decision), written into dst when it has the right shape.
 func (mm *Multi) Decision(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
-	if mm == nil || len(mm.Models) == 0 {
+	if mm == nil {
 		return dst, fmt.Errorf("%w: model is not fitted", ErrShape)
 	}
-	if x == nil {
+	if err := ova.CheckModels(mm.Classes, len(mm.Models), ErrShape); err != nil {
+		return dst, err
+	}
+	if ova.IsNil(x) {
 		return dst, fmt.Errorf("%w: nil input matrix", ErrShape)
 	}
 	r, _ := x.Dims()
@@ -157,10 +172,13 @@ func (mm *Multi) Decision(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 // PredictProbaNormalized). With Classes == 2 the row is (1-p, p) with
 // p = sigmoid(f), which sums to one. dst is reused when it is m x Classes.
 func (mm *Multi) PredictProba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
-	if mm == nil || len(mm.Models) == 0 {
+	if mm == nil {
 		return dst, fmt.Errorf("%w: model is not fitted", ErrShape)
 	}
-	if x == nil {
+	if err := ova.CheckModels(mm.Classes, len(mm.Models), ErrShape); err != nil {
+		return dst, err
+	}
+	if ova.IsNil(x) {
 		return dst, fmt.Errorf("%w: nil input matrix", ErrShape)
 	}
 	r, _ := x.Dims()

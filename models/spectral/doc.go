@@ -22,6 +22,20 @@
 // alignment is invariant to this scale; the classifier's regularisation grid
 // is then comparable across designs.
 //
+// Errors. Invalid input — a nil or empty basis, values and vectors of different
+// counts, NaN/Inf eigenvalues, labeled indices out of range or repeated, a
+// target whose rows do not match the labeled points, a decay factor C < 1, a
+// non-positive Sigma2 or Eps — returns an error wrapping ErrInput (or
+// qp.ErrInvalid, for data or a nil context the QP of SKL and Order rejects);
+// nothing panics on user input. A QP that does not end Optimal (for example a target orthogonal to
+// every eigenvector) is an error, never a silently wrong mu. A cancelled
+// context stops the QP designs with an error wrapping ctx.Err().
+//
+// SKL keeps a QP workspace and hot-starts each solve from the previous answer;
+// one SKL may be used for bases and labeled sets of any size (the answers are
+// those of a fresh SKL) but not by two goroutines at once. The other designs
+// are values without state and are safe for concurrent use.
+//
 // Targets: for two classes T = yyᵀ with y in {-1,+1}. For c > 2 classes Target
 // builds the factor of T_ij = 1 for the same class and -1/(c-1) otherwise, the
 // multi-class generalisation used by kernel-target alignment (T is positive

@@ -27,8 +27,13 @@ type Basis struct {
 	V      *mat.Dense // n x d, orthonormal columns
 }
 
-// Dims returns n and d.
-func (b *Basis) Dims() (n, d int) { return b.V.Dims() }
+// Dims returns n and d (0, 0 for a nil Basis or one without V).
+func (b *Basis) Dims() (n, d int) {
+	if b == nil || b.V == nil {
+		return 0, 0
+	}
+	return b.V.Dims()
+}
 
 func (b *Basis) check() error {
 	if b == nil || b.V == nil || b.V.IsEmpty() {
@@ -48,8 +53,17 @@ func (b *Basis) check() error {
 
 // Rows copies the rows idx of V into dst (resized as needed) and returns it:
 // the eigenvectors restricted to those points.
+//
+// An index outside [0, n) or repeated is an error, and so is a dst that
+// is V itself (the copy would overwrite rows still to be read).
 func (b *Basis) Rows(dst *mat.Dense, idx []int) (*mat.Dense, error) {
+	if b == nil || b.V == nil || b.V.IsEmpty() {
+		return nil, inputf("empty basis")
+	}
 	n, d := b.V.Dims()
+	if dst == b.V {
+		return nil, inputf("dst is the basis V itself")
+	}
 	if len(idx) == 0 {
 		return nil, inputf("no labeled points")
 	}
@@ -89,6 +103,10 @@ func Target(y []int, classes int) (*mat.Dense, error) {
 	}
 	if len(y) == 0 {
 		return nil, inputf("no labels")
+	}
+	if classes > len(y) {
+		// checked before allocating the counts: every class needs a label
+		return nil, inputf("%d classes but only %d labels (every class needs one)", classes, len(y))
 	}
 	count := make([]int, classes)
 	for i, c := range y {
@@ -294,6 +312,9 @@ func (s *SKL) Problem() *qp.SKL { return s.prob }
 
 // Coefficients implements Design.
 func (s *SKL) Coefficients(ctx context.Context, dst []float64, b *Basis, labeled []int, target *mat.Dense) ([]float64, error) {
+	if s == nil {
+		return nil, inputf("nil SKL design")
+	}
 	if err := b.check(); err != nil {
 		return nil, err
 	}

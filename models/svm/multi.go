@@ -38,6 +38,12 @@ func TrainMulti(ctx context.Context, k mat.Matrix, labels []int, classes int, s 
 // the iteration limit do not stop the others; the first such error is
 // returned. A cancelled context stops at once.
 func (sv *Solver) TrainMulti(ctx context.Context, mm *Multi, k mat.Matrix, labels []int, classes int, warm bool) error {
+	if sv == nil {
+		return fmt.Errorf("%w: nil Solver", ErrSettings)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrSettings)
+	}
 	if mm == nil {
 		return fmt.Errorf("%w: nil model", ErrShape)
 	}
@@ -64,10 +70,13 @@ func checkMulti(labels []int, classes int) error { return ova.CheckLabels(labels
 // Decision returns the m x len(Models) decision values for the m x l
 // cross-kernel block x, written into dst when it has that shape.
 func (mm *Multi) Decision(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
-	if mm == nil || len(mm.Models) == 0 {
+	if mm == nil {
 		return dst, fmt.Errorf("%w: model is not trained", ErrShape)
 	}
-	if x == nil {
+	if err := ova.CheckModels(mm.Classes, len(mm.Models), ErrShape); err != nil {
+		return dst, err
+	}
+	if ova.IsNil(x) {
 		return dst, fmt.Errorf("%w: nil cross-kernel block", ErrShape)
 	}
 	r, _ := x.Dims()

@@ -33,7 +33,8 @@ var (
 	// ErrLabels reports labels outside {-1,+1} (binary) or 0..c-1
 	// (multi-class), or a missing class.
 	ErrLabels = errors.New("svm: invalid labels")
-	// ErrSettings reports an invalid setting.
+	// ErrSettings reports an invalid setting, a nil Solver or a nil
+	// context.
 	ErrSettings = errors.New("svm: invalid settings")
 	// ErrIterationLimit reports that SMO stopped at MaxIter iterations; the
 	// returned alpha is feasible but not optimal to Tol.
@@ -83,6 +84,7 @@ type Status int
 
 // Training outcomes.
 const (
+	// NotRun: nothing has been trained (the zero value).
 	NotRun Status = iota
 	// Converged: maximal violation <= Tol.
 	Converged
@@ -92,6 +94,7 @@ const (
 	Cancelled
 )
 
+// String describes the status, for example "converged".
 func (s Status) String() string {
 	switch s {
 	case NotRun:
@@ -137,7 +140,13 @@ type Model struct {
 // DualCoef writes beta_i = y_i alpha_i into dst (grown if needed) and returns
 // it; f(x) = sum_i beta_i K(x, x_i) + b, and the derivative of the optimal
 // dual value with respect to K_ij is -beta_i beta_j / 2.
+//
+// A nil Model, or one whose Y and Alpha differ in length (not trained by this
+// package), gives an empty dst.
 func (m *Model) DualCoef(dst []float64) []float64 {
+	if m == nil || len(m.Y) != len(m.Alpha) {
+		return dst[:0]
+	}
 	dst = grow(dst, len(m.Alpha))
 	for i, a := range m.Alpha {
 		dst[i] = a * m.Y[i]
@@ -151,7 +160,10 @@ func (m *Model) Decision(dst []float64, x mat.Matrix) ([]float64, error) {
 	if m == nil || len(m.Alpha) == 0 {
 		return dst, fmt.Errorf("%w: model is not trained", ErrShape)
 	}
-	if x == nil {
+	if len(m.Y) != len(m.Alpha) {
+		return dst, fmt.Errorf("%w: model has %d alphas but %d labels", ErrShape, len(m.Alpha), len(m.Y))
+	}
+	if ova.IsNil(x) {
 		return dst, fmt.Errorf("%w: nil cross-kernel block", ErrShape)
 	}
 	r, c := x.Dims()
@@ -228,6 +240,12 @@ func Train(ctx context.Context, k mat.Matrix, y []float64, s *Settings) (*Model,
 // iterate with its bias and dual value, and the error says why. On an input
 // error m is unchanged.
 func (sv *Solver) Train(ctx context.Context, m *Model, k mat.Matrix, y []float64, warm bool) error {
+	if sv == nil {
+		return fmt.Errorf("%w: nil Solver", ErrSettings)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrSettings)
+	}
 	if m == nil {
 		return fmt.Errorf("%w: nil model", ErrShape)
 	}

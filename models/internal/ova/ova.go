@@ -10,6 +10,7 @@ package ova
 
 import (
 	"fmt"
+	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -41,6 +42,11 @@ func CheckLabels(labels []int, classes int, errLabels error) error {
 	if classes < 2 {
 		return fmt.Errorf("%w: need at least 2 classes, got %d", errLabels, classes)
 	}
+	if classes > len(labels) {
+		// Checked before the counts are allocated: a huge class count is an
+		// error, not an out-of-memory crash.
+		return fmt.Errorf("%w: %d classes but only %d labels (every class needs one)", errLabels, classes, len(labels))
+	}
 	var buf [16]int
 	var count []int
 	if classes <= len(buf) {
@@ -66,7 +72,7 @@ func CheckLabels(labels []int, classes int, errLabels error) error {
 // non-empty square matrix with one row per label (l labels); a failure wraps
 // errShape. Its entries are the caller's to check.
 func CheckKernel(k mat.Matrix, l int, errShape error) error {
-	if k == nil {
+	if IsNil(k) {
 		return fmt.Errorf("%w: nil kernel block", errShape)
 	}
 	r, c := k.Dims()
@@ -78,6 +84,30 @@ func CheckKernel(k mat.Matrix, l int, errShape error) error {
 	}
 	if r != l {
 		return fmt.Errorf("%w: kernel block is %d x %d but there are %d labels", errShape, r, c, l)
+	}
+	return nil
+}
+
+// IsNil reports whether m is nil or an interface holding a nil pointer (a
+// nil *mat.Dense, say), whose Dims method would panic.
+func IsNil(m mat.Matrix) bool {
+	if m == nil {
+		return true
+	}
+	v := reflect.ValueOf(m)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// CheckModels checks that a one-versus-all model of the given number of
+// classes holds the Problems(classes) binary models it needs (a Multi built
+// by hand, or one whose Classes was changed, may not); a failure wraps
+// errShape.
+func CheckModels(classes, models int, errShape error) error {
+	if models == 0 {
+		return fmt.Errorf("%w: model is not trained", errShape)
+	}
+	if classes < 2 || models != Problems(classes) {
+		return fmt.Errorf("%w: model has %d binary models for %d classes, want %d", errShape, models, classes, Problems(max(classes, 2)))
 	}
 	return nil
 }
