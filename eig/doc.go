@@ -56,8 +56,25 @@
 // Results always carry the best pairs found, their residuals, counts and a
 // Status. Hitting MaxIter returns those pairs with an error wrapping
 // ErrNotConverged. Bad input returns errors wrapping ErrInvalid (or
-// ErrNotFinite, ErrNotSymmetric); cancellation of the context is checked
-// every step and returns the context's error.
+// ErrNotFinite, ErrNotSymmetric): a nil context, a nil operator (also a
+// typed nil such as (*Dense)(nil), or an adapter wrapping nil), d outside
+// [1, n], negative or non-finite settings, and, from NewDense, NewDenseFull
+// and NewCSR, nil, empty, non-square, non-finite or asymmetric matrices.
+// Cancellation of the context is checked every step and returns the
+// context's error.
+//
+// Defaults (zero Settings or nil): Tol = DefaultTol (5e-15), MaxIter =
+// DefaultMaxIter (10000), the method's BasisSize and BlockSize described at
+// Settings, Seed 0, Which = Largest, multiplicity check on.
+//
+// Only the Operator methods panic, on programmer errors: MulVecTo and
+// MulVecsTo with vectors of the wrong length, and Dense.At out of range
+// (a panic labelled "internal error" is a bug of this package). The
+// solvers never pass overlapping dst and x to an operator.
+//
+// The iteration is invariant under scaling of the operator: residual
+// estimates are computed with scaling, so operators of any norm from about
+// 1e-300 to 1e300 converge as their scaled-to-one versions do.
 //
 // # Repeated eigenvalues
 //
@@ -86,6 +103,8 @@
 //
 // Start vectors come from Settings.Seed (or Settings.Start) through a PCG
 // generator: equal inputs give bit-identical results for a fixed GOMAXPROCS.
-// Solver values are stateless; each solve owns its workspace, and Dense and
-// CSR operators may be shared by concurrent solves.
+// Solver values are stateless; each solve owns its workspace (nothing is
+// reused from one call to the next, whatever the sizes), and Dense, CSR,
+// Shifted, Negated and Counter operators may be shared by concurrent
+// solves (a CSR only while its linalg.CSR is not modified).
 package eig

@@ -259,6 +259,34 @@ func normEst(x []float64) float64 {
 	return math.Sqrt(ss)
 }
 
+// scaledNorm returns the Euclidean norm of the few entries of x. The plain
+// sum of squares is used when no square can overflow or underflow; outside
+// that range the entries are scaled by the largest first. (Unscaled, the
+// residual estimates of an operator with ||A|| below about 1e-154
+// underflowed to 0 and unconverged pairs were taken as converged; above
+// about 1e154 they overflowed and nothing ever converged.)
+func scaledNorm(x []float64) float64 {
+	var big float64
+	for _, v := range x {
+		big = math.Max(big, math.Abs(v))
+	}
+	if big == 0 || math.IsNaN(big) || math.IsInf(big, 0) {
+		return big
+	}
+	var ss float64
+	if big > 0x1p-450 && big < 0x1p450 {
+		for _, v := range x {
+			ss += v * v
+		}
+		return math.Sqrt(ss)
+	}
+	for _, v := range x {
+		u := v / big
+		ss += u * u
+	}
+	return big * math.Sqrt(ss)
+}
+
 // eta is the DGKS constant: another Gram-Schmidt pass is made when a pass
 // shrinks a vector's norm by more than this factor.
 const eta = 0.7071067811865476
@@ -483,16 +511,16 @@ func (k *krylov) ritz(c, nw int) int {
 			nconv++
 			continue
 		}
-		var ss float64
+		var sv [maxBlock]float64
 		for r := 0; r < k.p; r++ {
 			row := k.t[(c+r)*ld : (c+r)*ld+c]
 			var s float64
 			for i, tv := range row {
 				s += tv * k.tc[i*c+j]
 			}
-			ss += s * s
+			sv[r] = s
 		}
-		k.res[a] = math.Sqrt(ss)
+		k.res[a] = scaledNorm(sv[:k.p])
 		if k.res[a] <= lim {
 			nconv++
 		}

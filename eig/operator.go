@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -70,19 +71,16 @@ const parallelMin = 1 << 20
 // copied into full row-major storage (8 n^2 bytes) and checked once, in
 // O(n^2) time, to be finite. A *mat.SymDense is symmetric by construction.
 func NewDense(a *mat.SymDense) (*Dense, error) {
-	if a == nil {
-		return nil, errors.New("eig: NewDense: nil matrix")
+	if a == nil || a.IsEmpty() {
+		return nil, fmt.Errorf("%w: NewDense: nil or empty matrix", ErrInvalid)
 	}
 	n := a.SymmetricDim()
-	if n == 0 {
-		return nil, errors.New("eig: NewDense: empty matrix")
-	}
 	d := &Dense{n: n, a: make([]float64, n*n)}
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			v := a.At(i, j)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("eig: NewDense: entry (%d,%d) = %v is not finite", i, j, v)
+				return nil, fmt.Errorf("%w: NewDense: entry (%d,%d) = %v", ErrNotFinite, i, j, v)
 			}
 			d.a[i*n+j] = v
 			d.a[j*n+i] = v
@@ -95,15 +93,15 @@ func NewDense(a *mat.SymDense) (*Dense, error) {
 // storage, checking in O(n^2) time that it is square, finite and exactly
 // symmetric. The matrix is copied.
 func NewDenseFull(a mat.Matrix) (*Dense, error) {
-	if a == nil {
-		return nil, errors.New("eig: NewDenseFull: nil matrix")
+	if isNilOrEmpty(a) {
+		return nil, fmt.Errorf("%w: NewDenseFull: nil or empty matrix", ErrInvalid)
 	}
 	r, c := a.Dims()
 	if r != c {
-		return nil, fmt.Errorf("eig: NewDenseFull: matrix is %dx%d, not square", r, c)
+		return nil, fmt.Errorf("%w: NewDenseFull: matrix is %dx%d, not square", ErrInvalid, r, c)
 	}
 	if r == 0 {
-		return nil, errors.New("eig: NewDenseFull: empty matrix")
+		return nil, fmt.Errorf("%w: NewDenseFull: empty matrix", ErrInvalid)
 	}
 	n := r
 	d := &Dense{n: n, a: make([]float64, n*n)}
@@ -111,7 +109,7 @@ func NewDenseFull(a mat.Matrix) (*Dense, error) {
 		for j := 0; j < n; j++ {
 			v := a.At(i, j)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("eig: NewDenseFull: entry (%d,%d) = %v is not finite", i, j, v)
+				return nil, fmt.Errorf("%w: NewDenseFull: entry (%d,%d) = %v", ErrNotFinite, i, j, v)
 			}
 			d.a[i*n+j] = v
 		}
@@ -119,18 +117,23 @@ func NewDenseFull(a mat.Matrix) (*Dense, error) {
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			if d.a[i*n+j] != d.a[j*n+i] {
-				return nil, fmt.Errorf("eig: NewDenseFull: matrix is not symmetric: a(%d,%d) = %v but a(%d,%d) = %v",
-					i, j, d.a[i*n+j], j, i, d.a[j*n+i])
+				return nil, fmt.Errorf("%w: NewDenseFull: a(%d,%d) = %v but a(%d,%d) = %v",
+					ErrNotSymmetric, i, j, d.a[i*n+j], j, i, d.a[j*n+i])
 			}
 		}
 	}
 	return d, nil
 }
 
-// Dim returns n.
-func (d *Dense) Dim() int { return d.n }
+// Dim returns n (0 for a nil or zero Dense, which the solvers reject).
+func (d *Dense) Dim() int {
+	if d == nil {
+		return 0
+	}
+	return d.n
+}
 
-// At returns entry (i, j).
+// At returns entry (i, j). It panics if i or j is outside [0, n).
 func (d *Dense) At(i, j int) float64 { return d.a[i*d.n+j] }
 
 // denseTask carries one product to the worker goroutines. The closures in
@@ -213,7 +216,8 @@ func (t *denseTask) exec(work int) {
 	t.wg.Wait()
 }
 
-// MulVecTo sets dst = A x. It panics if the lengths are not Dim().
+// MulVecTo sets dst = A x. It panics if the lengths are not Dim() (a
+// programmer error); dst and x must not overlap.
 func (d *Dense) MulVecTo(dst, x []float64) {
 	if len(dst) != d.n || len(x) != d.n {
 		panic(fmt.Sprintf("eig: Dense.MulVecTo: dimension %d with len(dst)=%d, len(x)=%d", d.n, len(dst), len(x)))
@@ -226,7 +230,8 @@ func (d *Dense) MulVecTo(dst, x []float64) {
 }
 
 // MulVecsTo sets the rows of dst to A times the rows of x. Each row of A is
-// read once from memory for the whole block.
+// read once from memory for the whole block. It panics if x and dst are not
+// both b x Dim() (a programmer error); they must not overlap.
 func (d *Dense) MulVecsTo(dst, x *mat.Dense) {
 	br, bc := x.Dims()
 	dr, dc := dst.Dims()
@@ -250,27 +255,37 @@ type CSR struct {
 // The matrix is not copied and must not be modified while in use.
 func NewCSR(a *linalg.CSR) (*CSR, error) {
 	if a == nil {
-		return nil, errors.New("eig: NewCSR: nil matrix")
+		return nil, fmt.Errorf("%w: NewCSR: nil matrix", ErrInvalid)
 	}
 	if err := a.Validate(); err != nil {
-		return nil, fmt.Errorf("eig: NewCSR: %w", err)
+		if errors.Is(err, linalg.ErrNonFinite) {
+			return nil, fmt.Errorf("%w: NewCSR: %w", ErrNotFinite, err)
+		}
+		return nil, fmt.Errorf("%w: NewCSR: %w", ErrInvalid, err)
 	}
 	if a.Rows != a.Cols {
-		return nil, fmt.Errorf("eig: NewCSR: matrix is %dx%d, not square", a.Rows, a.Cols)
+		return nil, fmt.Errorf("%w: NewCSR: matrix is %dx%d, not square", ErrInvalid, a.Rows, a.Cols)
 	}
 	if a.Rows == 0 {
-		return nil, errors.New("eig: NewCSR: empty matrix")
+		return nil, fmt.Errorf("%w: NewCSR: empty matrix", ErrInvalid)
 	}
 	if !a.IsSymmetric() {
-		return nil, errors.New("eig: NewCSR: matrix is not symmetric")
+		return nil, fmt.Errorf("%w: NewCSR: matrix is not exactly symmetric", ErrNotSymmetric)
 	}
 	return &CSR{a: a}, nil
 }
 
-// Dim returns the order of the matrix.
-func (c *CSR) Dim() int { return c.a.Rows }
+// Dim returns the order of the matrix (0 for a nil or zero CSR, which the
+// solvers reject).
+func (c *CSR) Dim() int {
+	if c == nil || c.a == nil {
+		return 0
+	}
+	return c.a.Rows
+}
 
-// MulVecTo sets dst = A x.
+// MulVecTo sets dst = A x. It panics if the lengths are not Dim() (a
+// programmer error); dst and x must not overlap.
 func (c *CSR) MulVecTo(dst, x []float64) { c.a.MulVecTo(dst, x) }
 
 // Shifted is the operator A - Sigma I.
@@ -282,8 +297,14 @@ type Shifted struct {
 // Shift returns the operator a - sigma I.
 func Shift(a Operator, sigma float64) *Shifted { return &Shifted{Op: a, Sigma: sigma} }
 
-// Dim returns the dimension of the underlying operator.
-func (s *Shifted) Dim() int { return s.Op.Dim() }
+// Dim returns the dimension of the underlying operator (0 if there is
+// none).
+func (s *Shifted) Dim() int {
+	if s == nil {
+		return 0
+	}
+	return opDim(s.Op)
+}
 
 // MulVecTo sets dst = (A - Sigma I) x.
 func (s *Shifted) MulVecTo(dst, x []float64) {
@@ -311,8 +332,14 @@ type Negated struct{ Op Operator }
 // negatives of the smallest eigenvalues of a.
 func Negate(a Operator) *Negated { return &Negated{Op: a} }
 
-// Dim returns the dimension of the underlying operator.
-func (g *Negated) Dim() int { return g.Op.Dim() }
+// Dim returns the dimension of the underlying operator (0 if there is
+// none).
+func (g *Negated) Dim() int {
+	if g == nil {
+		return 0
+	}
+	return opDim(g.Op)
+}
 
 // MulVecTo sets dst = -A x.
 func (g *Negated) MulVecTo(dst, x []float64) {
@@ -343,8 +370,14 @@ type Counter struct {
 	calls   atomic.Int64
 }
 
-// Dim returns the dimension of the underlying operator.
-func (c *Counter) Dim() int { return c.Op.Dim() }
+// Dim returns the dimension of the underlying operator (0 if there is
+// none).
+func (c *Counter) Dim() int {
+	if c == nil {
+		return 0
+	}
+	return opDim(c.Op)
+}
 
 // MulVecTo applies the operator and counts one vector and one call.
 func (c *Counter) MulVecTo(dst, x []float64) {
@@ -367,13 +400,41 @@ func (c *Counter) Vectors() int64 { return c.vectors.Load() }
 // Calls returns the number of MulVecTo and MulVecsTo calls.
 func (c *Counter) Calls() int64 { return c.calls.Load() }
 
+// opDim returns a.Dim(), or 0 if a is nil or an interface holding a nil
+// pointer (whose Dim would panic).
+func opDim(a Operator) int {
+	if isNilOrEmpty(a) {
+		return 0
+	}
+	return a.Dim()
+}
+
+// isNilOrEmpty reports whether v is nil, an interface holding a nil pointer,
+// or a gonum matrix that reports itself empty.
+func isNilOrEmpty(v any) bool {
+	if v == nil {
+		return true
+	}
+	if r := reflect.ValueOf(v); r.Kind() == reflect.Pointer && r.IsNil() {
+		return true
+	}
+	if e, ok := v.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
+		return true
+	}
+	return false
+}
+
 // GershgorinBound returns max_i sum_j |a_ij|, an upper bound on |lambda| for
 // every eigenvalue of a (for a Laplacian D - W it is 2 max degree; for the
 // normalized Laplacian at most 2). With it, the smallest eigenvalues of a
 // become the largest of Shift(Negate(op), -c) = c I - A if an explicit shift
 // is wanted; the solvers' Which = Smallest gives the same Krylov spaces
-// without one.
+// without one. A nil a gives 0; a must otherwise be valid (see
+// linalg.CSR.Validate), or GershgorinBound may panic.
 func GershgorinBound(a *linalg.CSR) float64 {
+	if a == nil {
+		return 0
+	}
 	var m float64
 	for i := 0; i < a.Rows; i++ {
 		var s float64

@@ -221,8 +221,8 @@ func validate(ctx context.Context, a Operator, d int, s *Settings) (*checked, er
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalid)
 	}
-	if a == nil {
-		return nil, fmt.Errorf("%w: nil operator", ErrInvalid)
+	if isNilOrEmpty(a) {
+		return nil, fmt.Errorf("%w: nil or empty operator", ErrInvalid)
 	}
 	n := a.Dim()
 	if n <= 0 {

@@ -43,9 +43,14 @@ func frob(a, b symView) float64 {
 
 func alignRatio(op string, num, n1, n2 float64) (float64, error) {
 	if n1 <= 0 || n2 <= 0 {
-		return 0, newErr(ErrDegenerate, op, "alignment undefined: a matrix has zero Frobenius norm")
+		return 0, newErr(ErrDegenerate, op, "alignment undefined: a matrix has zero Frobenius norm (or entries so small, below about 1e-154, that their squares underflow)")
 	}
 	a := num / (math.Sqrt(n1) * math.Sqrt(n2))
+	if !isFinite(num) || !isFinite(n1) || !isFinite(n2) || !isFinite(a) {
+		// Entries above about 1e154 overflow the inner products; the
+		// ratio would be NaN or a meaningless 0.
+		return 0, newErr(ErrDegenerate, op, "inner products overflow (entries too large, above about 1e154); rescale the inputs")
+	}
 	// Rounding can push |a| a hair above 1 for (nearly) proportional
 	// matrices; the Cauchy-Schwarz bound holds exactly.
 	return max(-1, min(1, a)), nil
@@ -325,6 +330,10 @@ func OneHot(y []int, c int) (*mat.Dense, error) {
 	}
 	if c < 1 {
 		return nil, newErr(ErrParam, op, "number of classes %d must be at least 1", c)
+	}
+	if c > math.MaxInt/8/len(y) {
+		// The n x c matrix could not be allocated (make would panic).
+		return nil, newErr(ErrParam, op, "number of classes %d is too large for %d labels", c, len(y))
 	}
 	out := mat.NewDense(len(y), c, nil)
 	for i, l := range y {

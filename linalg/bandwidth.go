@@ -48,6 +48,9 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 	if opt != nil {
 		o = *opt
 	}
+	if err := checkCtx(op, ctx); err != nil {
+		return 0, err
+	}
 	n, p, err := checkData(op, x)
 	if err != nil {
 		return 0, err
@@ -71,7 +74,7 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 		if m == 0 {
 			return 0, newErr(ErrDegenerate, op, "all points coincide")
 		}
-		return 1 / m, nil
+		return gammaOf(op, m)
 	}
 	maxPairs := o.MaxPairs
 	if maxPairs == 0 {
@@ -120,5 +123,18 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 	if med == 0 {
 		return 0, newErr(ErrDegenerate, op, "median squared distance is 0 (too many duplicate points)")
 	}
-	return 1 / med, nil
+	return gammaOf(op, med)
+}
+
+// gammaOf returns 1/m for a positive typical squared distance m, or an
+// ErrDegenerate error when m or 1/m is not a positive finite number: the
+// squared distances of finite data overflow to +Inf for coordinates beyond
+// about 1e154, and 1/m overflows for m below about 1e-308. Either way the
+// resulting RBF kernel would be invalid (Gamma 0 or +Inf); scale the data.
+func gammaOf(op string, m float64) (float64, error) {
+	g := 1 / m
+	if !isFinite(m) || !isFinite(g) || g <= 0 {
+		return 0, newErr(ErrDegenerate, op, "typical squared distance %v gives no finite positive gamma; scale the data", m)
+	}
+	return g, nil
 }

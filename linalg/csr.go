@@ -1,7 +1,6 @@
 package linalg
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -27,8 +26,8 @@ type CSR struct {
 var _ mat.Matrix = (*CSR)(nil)
 
 // NewCSR wraps the given arrays as a rows x cols matrix after checking that
-// they form a valid CSR structure with finite values. The slices are not
-// copied.
+// they form a valid CSR structure with finite values (see Validate for the
+// errors). The slices are not copied.
 func NewCSR(rows, cols int, rowPtr, colIdx []int, val []float64) (*CSR, error) {
 	a := &CSR{Rows: rows, Cols: cols, RowPtr: rowPtr, ColIdx: colIdx, Val: val}
 	if err := a.Validate(); err != nil {
@@ -37,26 +36,33 @@ func NewCSR(rows, cols int, rowPtr, colIdx []int, val []float64) (*CSR, error) {
 	return a, nil
 }
 
-// Validate reports whether the fields of a describe a valid CSR matrix.
+// Validate reports whether the fields of a describe a valid CSR matrix:
+// nil if they do, otherwise an *Error wrapping ErrEmpty (nil matrix),
+// ErrShape (inconsistent structure) or ErrNonFinite. The other methods of
+// CSR assume a valid matrix and may panic on inconsistent fields.
 func (a *CSR) Validate() error {
-	if a.Rows < 0 || a.Cols < 0 {
-		return fmt.Errorf("linalg: CSR dimensions %dx%d are negative", a.Rows, a.Cols)
+	const op = "CSR.Validate"
+	if a == nil {
+		return newErr(ErrEmpty, op, "matrix is nil")
 	}
-	if len(a.RowPtr) != a.Rows+1 {
-		return fmt.Errorf("linalg: CSR RowPtr has length %d, want rows+1 = %d", len(a.RowPtr), a.Rows+1)
+	if a.Rows < 0 || a.Cols < 0 {
+		return newErr(ErrShape, op, "dimensions %dx%d are negative", a.Rows, a.Cols)
+	}
+	if a.Rows == math.MaxInt || len(a.RowPtr) != a.Rows+1 {
+		return newErr(ErrShape, op, "RowPtr has length %d, want rows+1 = %d+1", len(a.RowPtr), a.Rows)
 	}
 	if a.RowPtr[0] != 0 {
-		return errors.New("linalg: CSR RowPtr[0] must be 0")
+		return newErr(ErrShape, op, "RowPtr[0] = %d, must be 0", a.RowPtr[0])
 	}
 	nnz := a.RowPtr[a.Rows]
 	if len(a.ColIdx) != nnz || len(a.Val) != nnz {
-		return fmt.Errorf("linalg: CSR has RowPtr[rows] = %d but %d column indices and %d values", nnz, len(a.ColIdx), len(a.Val))
+		return newErr(ErrShape, op, "RowPtr[rows] = %d but there are %d column indices and %d values", nnz, len(a.ColIdx), len(a.Val))
 	}
 	// Check monotonicity first: with RowPtr[0] = 0 and RowPtr[rows] = nnz it
 	// bounds every RowPtr entry, so the index checks below stay in range.
 	for i := 0; i < a.Rows; i++ {
 		if a.RowPtr[i+1] < a.RowPtr[i] {
-			return fmt.Errorf("linalg: CSR RowPtr decreases at row %d", i)
+			return newErr(ErrShape, op, "RowPtr decreases at row %d", i)
 		}
 	}
 	for i := 0; i < a.Rows; i++ {
@@ -64,13 +70,13 @@ func (a *CSR) Validate() error {
 		for k := lo; k < hi; k++ {
 			j := a.ColIdx[k]
 			if j < 0 || j >= a.Cols {
-				return fmt.Errorf("linalg: CSR row %d has column index %d outside [0,%d)", i, j, a.Cols)
+				return newErr(ErrShape, op, "row %d has column index %d outside [0,%d)", i, j, a.Cols)
 			}
 			if k > lo && j <= a.ColIdx[k-1] {
-				return fmt.Errorf("linalg: CSR row %d column indices are not strictly increasing", i)
+				return newErr(ErrShape, op, "row %d: column indices are not strictly increasing", i)
 			}
 			if v := a.Val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("linalg: CSR entry (%d,%d) is not finite", i, j)
+				return newErr(ErrNonFinite, op, "entry (%d,%d) = %v is not finite", i, j, v)
 			}
 		}
 	}
@@ -85,18 +91,25 @@ type Triplet struct {
 
 // CSRFromTriplets builds a rows x cols CSR matrix from coordinate entries,
 // summing duplicates. Entries that sum to exactly zero are kept, so the
-// sparsity pattern is the union of the given positions.
+// sparsity pattern is the union of the given positions. Errors wrap
+// ErrShape (negative or unallocatable dimensions, an entry out of range) or
+// ErrNonFinite.
 func CSRFromTriplets(rows, cols int, ts []Triplet) (*CSR, error) {
+	const op = "CSRFromTriplets"
 	if rows < 0 || cols < 0 {
-		return nil, fmt.Errorf("linalg: CSR dimensions %dx%d are negative", rows, cols)
+		return nil, newErr(ErrShape, op, "dimensions %dx%d are negative", rows, cols)
+	}
+	if rows >= math.MaxInt/8 {
+		// RowPtr (rows+1 ints) could not be allocated.
+		return nil, newErr(ErrShape, op, "%d rows are too many", rows)
 	}
 	count := make([]int, rows+1)
 	for _, t := range ts {
 		if t.I < 0 || t.I >= rows || t.J < 0 || t.J >= cols {
-			return nil, fmt.Errorf("linalg: triplet (%d,%d) outside %dx%d", t.I, t.J, rows, cols)
+			return nil, newErr(ErrShape, op, "triplet (%d,%d) outside %dx%d", t.I, t.J, rows, cols)
 		}
 		if math.IsNaN(t.V) || math.IsInf(t.V, 0) {
-			return nil, fmt.Errorf("linalg: triplet (%d,%d) is not finite", t.I, t.J)
+			return nil, newErr(ErrNonFinite, op, "triplet (%d,%d) = %v is not finite", t.I, t.J, t.V)
 		}
 		count[t.I+1]++
 	}

@@ -35,9 +35,32 @@
 //
 // # Errors
 //
-// Bad input (NaN or Inf, wrong shapes, empty data, invalid parameters) is
-// reported as an *Error wrapping one of ErrEmpty, ErrNonFinite, ErrShape,
-// ErrParam or ErrDegenerate; long computations take a context and return
-// its error, wrapped, when cancelled. No function keeps package-level
-// mutable state, so all are safe for concurrent use.
+// Bad input (NaN or Inf, wrong shapes, nil or empty data, invalid
+// parameters, a nil context, an inconsistent CSR or LowRank) is reported as
+// an *Error wrapping one of ErrEmpty, ErrNonFinite, ErrShape, ErrParam or
+// ErrDegenerate; long computations take a context and return its error,
+// wrapped, when cancelled. Data whose squared distances overflow or
+// underflow (coordinates beyond about 1e154, or all distinct points closer
+// than about 1e-154) make MedianGamma and MeanGamma fail with ErrDegenerate
+// rather than return a gamma of 0 or +Inf, and alignments whose inner
+// products overflow (entries above about 1e154) fail with ErrDegenerate
+// rather than return NaN.
+//
+// Functions that write into a destination (GramTo, CrossTo,
+// Scaler.TransformTo, CosineNormalize, Center, CosineNormalizeCross,
+// CenterCross) accept a destination that shares storage with an input:
+// either the operation is element-wise and the views are identical, or the
+// result goes through a temporary.
+//
+// Panics are reserved for programmer errors in calls without an error
+// result, as in gonum: At of CSR and LowRank with an index out of range,
+// Kernel.Eval on vectors of different lengths, CSR.MulVecTo and
+// LowRank.MulVecTo with slices of the wrong length, Components on a
+// non-square matrix, and the methods of a CSR or LowRank whose exported
+// fields are inconsistent (check them with Validate). Nil arguments of
+// Diag, Degrees and Components give empty results.
+//
+// No function keeps package-level mutable state, so all are safe for
+// concurrent use; a CSR or LowRank may be read (multiplied, aligned) by
+// several goroutines at once, but must not be modified while in use.
 package linalg

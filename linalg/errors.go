@@ -1,9 +1,11 @@
 package linalg
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -45,6 +47,30 @@ func newErr(kind error, op, format string, args ...any) error {
 
 func ctxErr(op string, err error) error {
 	return fmt.Errorf("linalg: %s: %w", op, err)
+}
+
+// checkCtx rejects a nil context (which would otherwise make ctx.Err
+// panic) with ErrParam.
+func checkCtx(op string, ctx context.Context) error {
+	if ctx == nil {
+		return newErr(ErrParam, op, "context is nil (use context.Background())")
+	}
+	return nil
+}
+
+// isNil reports whether v is nil or an interface holding a nil pointer
+// (such as a (*mat.SymDense)(nil) passed as a mat.Symmetric), whose methods
+// would panic.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface, reflect.Func, reflect.Chan:
+		return r.IsNil()
+	}
+	return false
 }
 
 // checkData validates a data matrix (one point per row) and returns its

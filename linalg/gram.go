@@ -175,9 +175,13 @@ func Gram(ctx context.Context, k Kernel, x *mat.Dense) (*mat.SymDense, error) {
 // ||x||^2 + ||z||^2 - 2 x.z on column-centred data (the distance does not
 // change, the cancellation does), clamps negative values to 0, and sets the
 // diagonal to exactly 1. With a correctly sized dst, GramTo allocates only
-// O(GOMAXPROCS * tile * p) scratch memory, independent of n.
+// O(GOMAXPROCS * tile * p) scratch memory, independent of n, unless dst
+// shares storage with x (then the result goes through a temporary).
 func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) error {
 	const op = "GramTo"
+	if err := checkCtx(op, ctx); err != nil {
+		return err
+	}
 	if dst == nil {
 		return newErr(ErrShape, op, "destination is nil")
 	}
@@ -187,6 +191,19 @@ func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) erro
 	n, p, err := checkData(op, x)
 	if err != nil {
 		return err
+	}
+	if !dst.IsEmpty() && overlaps(dst.RawSymmetric().Data, x.RawMatrix().Data) {
+		// dst shares storage with x: tiles written early would corrupt
+		// rows read later. Compute into a temporary.
+		if dst.SymmetricDim() != n {
+			return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", dst.SymmetricDim(), dst.SymmetricDim(), n, n)
+		}
+		var tmp mat.SymDense
+		if err := GramTo(ctx, &tmp, k, x); err != nil {
+			return err
+		}
+		dst.CopySym(&tmp)
+		return nil
 	}
 	if dst.IsEmpty() {
 		dst.ReuseAsSym(n)
@@ -258,8 +275,13 @@ func Cross(ctx context.Context, k Kernel, x, z *mat.Dense) (*mat.Dense, error) {
 // must be empty (it is then allocated) or n x m, where x is n x p and z is
 // m x p. The computation is tiled and parallel as in GramTo; for the RBF
 // kernel both sets are shifted by the column mean of x before the product.
+// dst may share storage with x or z (the result then goes through a
+// temporary n x m matrix).
 func CrossTo(ctx context.Context, dst *mat.Dense, k Kernel, x, z *mat.Dense) error {
 	const op = "CrossTo"
+	if err := checkCtx(op, ctx); err != nil {
+		return err
+	}
 	if dst == nil {
 		return newErr(ErrShape, op, "destination is nil")
 	}
@@ -276,6 +298,11 @@ func CrossTo(ctx context.Context, dst *mat.Dense, k Kernel, x, z *mat.Dense) err
 	}
 	if p != pz {
 		return newErr(ErrShape, op, "x has %d features but z has %d", p, pz)
+	}
+	if overlaps(denseData(dst), denseData(x)) || overlaps(denseData(dst), denseData(z)) {
+		// dst shares storage with an input (for example dst == x): compute
+		// into a temporary.
+		return viaTemp(op, dst, func(tmp *mat.Dense) error { return CrossTo(ctx, tmp, k, x, z) })
 	}
 	if dst.IsEmpty() {
 		dst.ReuseAs(n, m)

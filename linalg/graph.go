@@ -50,6 +50,9 @@ type GraphOptions struct {
 // memory used is O(n k); no n x n matrix is formed.
 func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR, error) {
 	const op = "KNNGraph"
+	if err := checkCtx(op, ctx); err != nil {
+		return nil, err
+	}
 	var o GraphOptions
 	if opt != nil {
 		o = *opt
@@ -175,8 +178,13 @@ const (
 	Normalized
 )
 
-// Degrees returns the row sums d_i = sum_j w_ij of w.
+// Degrees returns the row sums d_i = sum_j w_ij of w, nil for a nil w. w
+// must be a valid CSR matrix (see CSR.Validate); Degrees may panic on
+// inconsistent fields.
 func Degrees(w *CSR) []float64 {
+	if w == nil {
+		return nil
+	}
 	d := make([]float64, w.Rows)
 	for i := range d {
 		var s float64
@@ -284,9 +292,13 @@ func Laplacian(w *CSR, kind LaplacianKind) (*CSR, error) {
 // edges are the non-zero stored entries of w, and the component label of
 // every vertex (labels 0..count-1, numbered in order of each component's
 // smallest vertex). Edge directions are ignored, so for a non-symmetric w
-// these are the weakly connected components. w must be square; Components
-// panics otherwise (a programmer error).
+// these are the weakly connected components. A nil w has no components.
+// w must be a valid (see CSR.Validate) square matrix; Components panics
+// otherwise (a programmer error).
 func Components(w *CSR) (count int, label []int) {
+	if w == nil {
+		return 0, nil
+	}
 	if w.Rows != w.Cols {
 		panic("linalg: Components: weight matrix is not square")
 	}

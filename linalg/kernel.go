@@ -20,7 +20,7 @@ type Validator interface {
 }
 
 func validateKernel(op string, k Kernel) error {
-	if k == nil {
+	if isNil(k) {
 		return newErr(ErrParam, op, "kernel is nil")
 	}
 	if v, ok := k.(Validator); ok {

@@ -126,6 +126,9 @@ func (h *nbrHeap) sortAscending() {
 // its own neighbour, but duplicates of it (distance 0) do.
 func NearestNeighbors(ctx context.Context, x *mat.Dense, k int, method KNNMethod) (idx []int, dist2 []float64, err error) {
 	const op = "NearestNeighbors"
+	if err := checkCtx(op, ctx); err != nil {
+		return nil, nil, err
+	}
 	n, p, err := checkData(op, x)
 	if err != nil {
 		return nil, nil, err

@@ -54,14 +54,17 @@ func (l *LowRank) validate(op string) error {
 	return nil
 }
 
-// Dims returns (n, n).
+// Dims returns (n, n); (0, 0) if l or V is nil.
 func (l *LowRank) Dims() (r, c int) {
-	n, _ := l.V.Dims()
+	n := l.SymmetricDim()
 	return n, n
 }
 
-// SymmetricDim returns n.
+// SymmetricDim returns n, the number of rows of V; 0 if l or V is nil.
 func (l *LowRank) SymmetricDim() int {
+	if l == nil || l.V == nil || l.V.IsEmpty() {
+		return 0
+	}
 	n, _ := l.V.Dims()
 	return n
 }
@@ -73,7 +76,8 @@ func (l *LowRank) Rank() int { return len(l.Mu) }
 func (l *LowRank) T() mat.Matrix { return l }
 
 // At returns K_ij = sum_a V_ia Mu_a V_ja. It panics on an out-of-range
-// index, as mat.Matrix implementations do.
+// index, as mat.Matrix implementations do, and on a LowRank whose fields
+// are inconsistent (see Validate).
 func (l *LowRank) At(i, j int) float64 {
 	vi, vj := l.V.RawRowView(i), l.V.RawRowView(j)
 	var s float64
@@ -98,8 +102,12 @@ func weighted(v *mat.Dense, w []float64) *mat.Dense {
 
 // Dense forms the n x n matrix K (both triangles filled, exactly
 // symmetric). It costs O(n^2 d) time and O(n^2) memory; use it only for
-// small n or tests.
+// small n or tests. If l is not valid (see Validate) it returns an empty
+// matrix.
 func (l *LowRank) Dense() *mat.SymDense {
+	if l.validate("LowRank.Dense") != nil {
+		return &mat.SymDense{}
+	}
 	n := l.SymmetricDim()
 	out := mat.NewSymDense(n, nil)
 	raw := out.RawSymmetric()
@@ -165,8 +173,16 @@ func (l *LowRank) Features() (*mat.Dense, error) {
 }
 
 // Centered returns the centred kernel H K H = (HV) diag(Mu) (HV)^T, that is
-// a LowRank with the column means of V removed.
+// a LowRank with the column means of V removed. Mu is shared, not copied.
+// If l or V is nil or empty it returns a LowRank with the same (empty) V,
+// which Validate rejects.
 func (l *LowRank) Centered() *LowRank {
+	if l == nil {
+		return &LowRank{}
+	}
+	if l.V == nil || l.V.IsEmpty() {
+		return &LowRank{V: l.V, Mu: l.Mu}
+	}
 	return &LowRank{V: centredColumns(l.V), Mu: l.Mu}
 }
 
@@ -200,8 +216,12 @@ func lowRankInnerRaw(a, b *LowRank) float64 {
 	return s
 }
 
-// FrobeniusNorm returns ||K||_F = sqrt(Mu^T ((V^T V) .* (V^T V)) Mu).
+// FrobeniusNorm returns ||K||_F = sqrt(Mu^T ((V^T V) .* (V^T V)) Mu), or
+// NaN if l is not valid (see Validate).
 func (l *LowRank) FrobeniusNorm() float64 {
+	if l.validate("LowRank.FrobeniusNorm") != nil {
+		return math.NaN()
+	}
 	return math.Sqrt(max(0, lowRankInnerRaw(l, l)))
 }
 
@@ -280,7 +300,8 @@ func (l *LowRank) CenteredTargetAlignment(y []float64) (float64, error) {
 
 // MulVecTo sets dst = K x = V (Mu .* (V^T x)), overwriting dst, in O(n d)
 // time; it allocates nothing for d <= 64. It panics if len(x) or len(dst)
-// is not n (a programmer error); dst and x must not overlap.
+// is not n or if l is not valid (see Validate): programmer errors. dst may
+// be x itself (x is read completely before dst is written).
 func (l *LowRank) MulVecTo(dst, x []float64) {
 	n, d := l.V.Dims()
 	if len(x) != n || len(dst) != n {

@@ -35,8 +35,15 @@ func (v symView) at(i, j int) float64 {
 
 // checkSym validates a symmetric matrix argument.
 func checkSym(op, name string, a mat.Symmetric) (symView, error) {
-	if a == nil {
+	if isNil(a) {
 		return symView{}, newErr(ErrEmpty, op, "%s is nil", name)
+	}
+	if l, ok := a.(*LowRank); ok {
+		// Its At would panic on (or silently truncate) inconsistent
+		// fields.
+		if err := l.validate(op); err != nil {
+			return symView{}, err
+		}
 	}
 	if e, ok := a.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
 		return symView{}, newErr(ErrEmpty, op, "%s is empty", name)
@@ -140,8 +147,15 @@ func Center(dst *mat.SymDense, k mat.Symmetric) error {
 }
 
 // Diag returns the diagonal of a symmetric matrix, for example k(x_i, x_i)
-// for the cross-kernel normalisation below.
+// for the cross-kernel normalisation below. It returns nil for a nil or
+// empty matrix.
 func Diag(k mat.Symmetric) []float64 {
+	if isNil(k) {
+		return nil
+	}
+	if e, ok := k.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
+		return nil
+	}
 	v := viewOf(k)
 	d := make([]float64, v.n)
 	for i := range d {
@@ -153,12 +167,16 @@ func Diag(k mat.Symmetric) []float64 {
 // CosineNormalizeCross applies cosine normalisation to a cross kernel
 // matrix: dst_ij = K_ij / sqrt(dx_i dz_j), where dx_i = k(x_i, x_i) and
 // dz_j = k(z_j, z_j) (for example from Diag, or 1 for an RBF kernel). dst
-// may be k itself, empty, or of k's shape. It fails with ErrDegenerate if a
-// diagonal value is not positive.
+// may be k itself, empty, or of k's shape (any other overlap with k is
+// handled through a temporary). It fails with ErrNonFinite if k has a NaN
+// or Inf entry and with ErrDegenerate if a diagonal value is not positive.
 func CosineNormalizeCross(dst, k *mat.Dense, dx, dz []float64) error {
 	const op = "CosineNormalizeCross"
 	if k == nil || k.IsEmpty() {
 		return newErr(ErrEmpty, op, "kernel matrix is empty")
+	}
+	if err := checkFiniteDense(op, "kernel matrix", k); err != nil {
+		return err
 	}
 	r, c := k.Dims()
 	if len(dx) != r || len(dz) != c {
@@ -173,12 +191,28 @@ func CosineNormalizeCross(dst, k *mat.Dense, dx, dz []float64) error {
 			p.s[i] = 1 / math.Sqrt(v)
 		}
 	}
+	if partialAlias(dst, k) {
+		return viaTemp(op, dst, func(tmp *mat.Dense) error { return CosineNormalizeCross(tmp, k, dx, dz) })
+	}
 	if err := prepareDense(op, dst, r, c); err != nil {
 		return err
 	}
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
 			dst.Set(i, j, k.At(i, j)*sx[i]*sz[j])
+		}
+	}
+	return nil
+}
+
+// checkFiniteDense reports the first non-finite entry of a as ErrNonFinite.
+func checkFiniteDense(op, name string, a *mat.Dense) error {
+	r, c := a.Dims()
+	for i := 0; i < r; i++ {
+		for j, v := range a.RawRowView(i)[:c] {
+			if !isFinite(v) {
+				return newErr(ErrNonFinite, op, "%s entry (%d,%d) = %v is not finite", name, i, j, v)
+			}
 		}
 	}
 	return nil
@@ -203,7 +237,9 @@ func prepareDense(op string, dst *mat.Dense, r, c int) error {
 // kernel ktrain = K(x, x): for kzx = K(z, x) (m x n),
 // dst_ij = kzx_ij - mean_l kzx_il - r_j + t, with r the row means and t the
 // overall mean of ktrain. This is the feature-space centring by the
-// training mean. dst may be kzx itself, empty, or m x n.
+// training mean. dst may be kzx itself, empty, or m x n (any other overlap
+// with kzx is handled through a temporary). It fails with ErrNonFinite if
+// kzx or ktrain has a NaN or Inf entry.
 func CenterCross(dst, kzx *mat.Dense, ktrain mat.Symmetric) error {
 	const op = "CenterCross"
 	v, err := checkSym(op, "training kernel", ktrain)
@@ -213,9 +249,15 @@ func CenterCross(dst, kzx *mat.Dense, ktrain mat.Symmetric) error {
 	if kzx == nil || kzx.IsEmpty() {
 		return newErr(ErrEmpty, op, "cross kernel is empty")
 	}
+	if err := checkFiniteDense(op, "cross kernel", kzx); err != nil {
+		return err
+	}
 	m, n := kzx.Dims()
 	if n != v.n {
 		return newErr(ErrShape, op, "cross kernel has %d columns but the training kernel is %dx%d", n, v.n, v.n)
+	}
+	if partialAlias(dst, kzx) {
+		return viaTemp(op, dst, func(tmp *mat.Dense) error { return CenterCross(tmp, kzx, ktrain) })
 	}
 	c := centre(v)
 	if err := prepareDense(op, dst, m, n); err != nil {

@@ -29,7 +29,9 @@ type Scaler struct {
 
 // FitScaler fits a scaler of the given method to the columns of x.
 // ZScore uses the mean and the population standard deviation (divisor n);
-// MinMax uses the minimum and the range.
+// MinMax uses the minimum and the range. A column whose range, mean or
+// standard deviation overflows (entries near the float64 limit) fails with
+// ErrDegenerate instead of silently becoming a constant or NaN column.
 func FitScaler(x *mat.Dense, method ScaleMethod) (*Scaler, error) {
 	const op = "FitScaler"
 	if method != ZScore && method != MinMax {
@@ -56,17 +58,55 @@ func FitScaler(x *mat.Dense, method ScaleMethod) (*Scaler, error) {
 		if method == MinMax {
 			s.Shift[d] = lo
 			s.Factor[d] = 1 / (hi - lo)
+			if !isFinite(hi-lo) || s.Factor[d] == 0 || !isFinite(s.Factor[d]) {
+				return nil, newErr(ErrDegenerate, op, "column %d: range [%v, %v] overflows; rescale the data", d, lo, hi)
+			}
 			continue
 		}
 		mean := sum / float64(n)
-		var ss float64
+		if !isFinite(sum) {
+			// The plain sum overflowed (entries near the float64 limit):
+			// sum the entries divided by n instead.
+			mean = 0
+			for i := 0; i < n; i++ {
+				mean += raw.Data[i*raw.Stride+d] / float64(n)
+			}
+		}
+		// Standard deviation scaled by the largest deviation, so that the
+		// squares neither underflow (a column of tiny but distinct values
+		// would otherwise get sd 0 and be zeroed) nor overflow.
+		var big float64
 		for i := 0; i < n; i++ {
-			c := raw.Data[i*raw.Stride+d] - mean
-			ss += c * c
+			big = max(big, math.Abs(raw.Data[i*raw.Stride+d]-mean))
+		}
+		var ss, sd float64
+		switch {
+		case big >= 1e-150 && big <= 1e150:
+			// The usual range: the plain formula, exactly as before.
+			for i := 0; i < n; i++ {
+				c := raw.Data[i*raw.Stride+d] - mean
+				ss += c * c
+			}
+			sd = math.Sqrt(ss / float64(n))
+		case big > 0 && isFinite(big):
+			for i := 0; i < n; i++ {
+				c := (raw.Data[i*raw.Stride+d] - mean) / big
+				ss += c * c
+			}
+			sd = big * math.Sqrt(ss/float64(n))
+		default:
+			sd = math.NaN() // deviations overflow
 		}
 		s.Shift[d] = mean
-		if sd := math.Sqrt(ss / float64(n)); sd > 0 {
+		if !isFinite(mean) || !isFinite(sd) {
+			// The deviations from the mean overflow float64.
+			return nil, newErr(ErrDegenerate, op, "column %d: mean or standard deviation overflows; rescale the data", d)
+		}
+		if sd > 0 {
 			s.Factor[d] = 1 / sd
+			if !isFinite(s.Factor[d]) {
+				return nil, newErr(ErrDegenerate, op, "column %d: standard deviation %v is too small to invert", d, sd)
+			}
 		}
 	}
 	return s, nil
@@ -82,9 +122,14 @@ func (s *Scaler) Transform(x *mat.Dense) (*mat.Dense, error) {
 }
 
 // TransformTo stores the scaled x in dst, which may be x itself (in place),
-// an empty matrix (allocated) or a matrix of the same shape.
+// an empty matrix (allocated) or a matrix of the same shape; any other
+// overlap of dst and x is handled through a temporary. A nil Scaler
+// returns an error wrapping ErrParam.
 func (s *Scaler) TransformTo(dst, x *mat.Dense) error {
 	const op = "Scaler.TransformTo"
+	if s == nil {
+		return newErr(ErrParam, op, "scaler is nil")
+	}
 	if dst == nil {
 		return newErr(ErrShape, op, "destination is nil")
 	}
@@ -94,6 +139,14 @@ func (s *Scaler) TransformTo(dst, x *mat.Dense) error {
 	}
 	if p != len(s.Shift) || p != len(s.Factor) {
 		return newErr(ErrShape, op, "data has %d columns, scaler was fitted on %d", p, len(s.Shift))
+	}
+	for j := range s.Shift {
+		if !isFinite(s.Shift[j]) || !isFinite(s.Factor[j]) {
+			return newErr(ErrNonFinite, op, "scaler column %d has shift %v and factor %v", j, s.Shift[j], s.Factor[j])
+		}
+	}
+	if partialAlias(dst, x) {
+		return viaTemp(op, dst, func(tmp *mat.Dense) error { return s.TransformTo(tmp, x) })
 	}
 	if dst.IsEmpty() {
 		dst.ReuseAs(n, p)

@@ -1,0 +1,170 @@
+package eig
+
+import (
+	"context"
+	"math"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+)
+
+// sameResult reports whether two results hold bit-identical pairs.
+func sameResult(a, b *Result) bool {
+	if a == nil || b == nil || len(a.Values) != len(b.Values) {
+		return false
+	}
+	for i := range a.Values {
+		if a.Values[i] != b.Values[i] || a.Residuals[i] != b.Residuals[i] {
+			return false
+		}
+	}
+	return mat.Equal(a.Vectors, b.Vectors)
+}
+
+// TestReuseAcrossSizes solves n = 50, then n = 10, then n = 50 again with
+// the same solver values and operators: the third solve must equal the
+// first and a solve by a fresh solver value (no workspace survives a call).
+func TestReuseAcrossSizes(t *testing.T) {
+	ctx := context.Background()
+	op50, _ := NewDense(withSpectrum(linspace(50, 0, 1), 11))
+	op10, _ := NewDense(withSpectrum(linspace(10, 0, 1), 12))
+	for _, s := range allSolvers {
+		for _, which := range []Which{Largest, Smallest} {
+			set := &Settings{Seed: 5, Which: which}
+			first, err := s.Solve(ctx, op50, 4, set)
+			if err != nil {
+				t.Fatalf("%s: %v", s.Name(), err)
+			}
+			if _, err := s.Solve(ctx, op10, 3, set); err != nil {
+				t.Fatalf("%s: %v", s.Name(), err)
+			}
+			again, err := s.Solve(ctx, op50, 4, set)
+			if err != nil {
+				t.Fatalf("%s: %v", s.Name(), err)
+			}
+			var fresh Solver
+			switch s.(type) {
+			case Reference:
+				fresh = Reference{}
+			case Lanczos:
+				fresh = Lanczos{}
+			case ThickRestart:
+				fresh = ThickRestart{}
+			case Block:
+				fresh = Block{}
+			}
+			op50b, _ := NewDense(withSpectrum(linspace(50, 0, 1), 11))
+			ref, err := fresh.Solve(ctx, op50b, 4, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameResult(first, again) || !sameResult(first, ref) {
+				t.Errorf("%s/%v: results differ after a solve of another size", s.Name(), which)
+			}
+		}
+	}
+}
+
+// sparseTest returns a symmetric tridiagonal CSR matrix of order n whose
+// three largest eigenvalues are well separated, large enough (nnz >= 2^17)
+// that CSR products run on several goroutines.
+func sparseTest(n int) *linalg.CSR {
+	var ts []linalg.Triplet
+	for i := 0; i < n; i++ {
+		v := 1 + float64(i%7)*0.01
+		switch i {
+		case 0:
+			v = 100
+		case 1:
+			v = 90
+		case 2:
+			v = 80
+		}
+		ts = append(ts, linalg.Triplet{I: i, J: i, V: v})
+		if i+1 < n {
+			ts = append(ts, linalg.Triplet{I: i, J: i + 1, V: 0.1}, linalg.Triplet{I: i + 1, J: i, V: 0.1})
+		}
+	}
+	c, err := linalg.CSRFromTriplets(n, n, ts)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// TestConcurrentSharedOperators shares Dense (large enough for parallel
+// products), CSR (large enough for parallel products) and Counter operators
+// between concurrent solves, as the package documentation allows. Run with
+// -race; every result must equal the sequential one.
+func TestConcurrentSharedOperators(t *testing.T) {
+	ctx := context.Background()
+	// n^2 >= parallelMin: the products use several goroutines. A smooth
+	// 1-D RBF kernel has fast-decaying, well-separated top eigenvalues.
+	const dn = 1030
+	k := mat.NewSymDense(dn, nil)
+	for i := 0; i < dn; i++ {
+		for j := i; j < dn; j++ {
+			u := float64(i-j) / 200
+			k.SetSym(i, j, math.Exp(-u*u))
+		}
+	}
+	dop, err := NewDense(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sop, err := NewCSR(sparseTest(44000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cnt := &Counter{Op: sop}
+	type job struct {
+		name string
+		s    Solver
+		a    Operator
+	}
+	jobs := []job{
+		{"block/dense", Block{}, dop},
+		{"thick/dense", ThickRestart{}, dop},
+		{"thick/csr", ThickRestart{}, sop},
+		{"thick/counter", ThickRestart{}, cnt},
+	}
+	set := &Settings{Seed: 9, NoMultiplicityCheck: true, Tol: 1e-10}
+	want := make([]*Result, len(jobs))
+	for i, j := range jobs {
+		r, err := j.s.Solve(ctx, j.a, 2, set)
+		if err != nil {
+			t.Fatalf("%s: %v", j.name, err)
+		}
+		want[i] = r
+	}
+	before := cnt.Vectors()
+	var wg sync.WaitGroup
+	got := make([][2]*Result, len(jobs))
+	for i, j := range jobs {
+		for g := 0; g < 2; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := j.s.Solve(ctx, j.a, 2, set)
+				if err != nil {
+					t.Errorf("%s: %v", j.name, err)
+				}
+				got[i][g] = r
+			}()
+		}
+	}
+	wg.Wait()
+	for i, j := range jobs {
+		for g := 0; g < 2; g++ {
+			if !sameResult(got[i][g], want[i]) {
+				t.Errorf("%s: concurrent result %d differs from the sequential one", j.name, g)
+			}
+		}
+	}
+	if d := cnt.Vectors() - before; d != 2*int64(want[3].MatVecs) {
+		t.Errorf("Counter counted %d vectors in two solves of %d products each", d, want[3].MatVecs)
+	}
+}

@@ -1,0 +1,173 @@
+package eig
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+)
+
+// callNoPanic runs f and reports a panic as a test failure; it returns f's
+// error (nil after a panic).
+func callNoPanic(t *testing.T, name string, f func() error) (err error) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("%s: panicked: %v", name, r)
+			err = nil
+		}
+	}()
+	return f()
+}
+
+var allSolvers = []Solver{Reference{}, Lanczos{}, ThickRestart{}, Block{}}
+
+// TestNoPanicOnBadInput calls the exported constructors and every solver
+// with bad input and requires an error wrapping one of the package's
+// sentinel errors (or the context's), never a panic.
+func TestNoPanicOnBadInput(t *testing.T) {
+	ctx := context.Background()
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	var nilCtx context.Context
+	good, err := NewDense(withSpectrum(linspace(30, 0, 1), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asymCSR, _ := linalg.CSRFromTriplets(2, 2, []linalg.Triplet{{I: 0, J: 1, V: 1}})
+	rectCSR, _ := linalg.CSRFromTriplets(2, 3, nil)
+	emptyCSR, _ := linalg.CSRFromTriplets(0, 0, nil)
+	badCSR := &linalg.CSR{Rows: 2, Cols: 2, RowPtr: []int{0}}
+	sentinels := []error{ErrInvalid, ErrNotFinite, ErrNotSymmetric, ErrNotConverged, context.Canceled}
+	type tc struct {
+		name string
+		f    func() error
+	}
+	cases := []tc{
+		{"NewDense nil", func() error { _, err := NewDense(nil); return err }},
+		{"NewDense empty", func() error { _, err := NewDense(&mat.SymDense{}); return err }},
+		{"NewDense Inf", func() error {
+			_, err := NewDense(mat.NewSymDense(2, []float64{1, math.Inf(1), math.Inf(1), 1}))
+			return err
+		}},
+		{"NewDenseFull nil", func() error { _, err := NewDenseFull(nil); return err }},
+		{"NewDenseFull typed nil", func() error { _, err := NewDenseFull((*mat.Dense)(nil)); return err }},
+		{"NewDenseFull empty", func() error { _, err := NewDenseFull(&mat.Dense{}); return err }},
+		{"NewDenseFull rect", func() error { _, err := NewDenseFull(mat.NewDense(2, 3, nil)); return err }},
+		{"NewDenseFull asym", func() error { _, err := NewDenseFull(mat.NewDense(2, 2, []float64{1, 2, 3, 4})); return err }},
+		{"NewDenseFull NaN", func() error { _, err := NewDenseFull(mat.NewDense(1, 1, []float64{math.NaN()})); return err }},
+		{"NewCSR nil", func() error { _, err := NewCSR(nil); return err }},
+		{"NewCSR invalid", func() error { _, err := NewCSR(badCSR); return err }},
+		{"NewCSR rect", func() error { _, err := NewCSR(rectCSR); return err }},
+		{"NewCSR empty", func() error { _, err := NewCSR(emptyCSR); return err }},
+		{"NewCSR asym", func() error { _, err := NewCSR(asymCSR); return err }},
+		{"DForEnergy NaN frac", func() error { _, err := DForEnergy([]float64{1}, 1, math.NaN()); return err }},
+		{"DForEnergy frac 0", func() error { _, err := DForEnergy([]float64{1}, 1, 0); return err }},
+		{"DForEnergy total Inf", func() error { _, err := DForEnergy([]float64{1}, math.Inf(1), 0.5); return err }},
+		{"DForEnergy total NaN", func() error { _, err := DForEnergy([]float64{1}, math.NaN(), 0.5); return err }},
+	}
+	ops := []struct {
+		name string
+		a    Operator
+	}{
+		{"nil *Dense", (*Dense)(nil)},
+		{"zero Dense", &Dense{}},
+		{"nil *CSR", (*CSR)(nil)},
+		{"zero CSR", &CSR{}},
+		{"Shift(nil)", Shift(nil, 1)},
+		{"Shift(nil *Dense)", Shift((*Dense)(nil), 1)},
+		{"Negate(nil)", Negate(nil)},
+		{"nil *Negated", (*Negated)(nil)},
+		{"nil *Shifted", (*Shifted)(nil)},
+		{"zero Counter", &Counter{}},
+		{"nil *Counter", (*Counter)(nil)},
+		{"Counter(Negate(nil *CSR))", &Counter{Op: Negate((*CSR)(nil))}},
+		{"NaN shift", Shift(good, math.NaN())},
+	}
+	settings := []struct {
+		name string
+		d    int
+		s    *Settings
+	}{
+		{"d=-1", -1, nil},
+		{"d>n", 31, nil},
+		{"Inf tol", 2, &Settings{Tol: math.Inf(1)}},
+		{"negative BasisSize", 2, &Settings{BasisSize: -3}},
+		{"negative BlockSize", 2, &Settings{BlockSize: -1}},
+		{"Inf start", 2, &Settings{Start: append([]float64{math.Inf(-1)}, make([]float64, 29)...)}},
+		{"negative Which", 2, &Settings{Which: -1}},
+	}
+	for _, s := range allSolvers {
+		for _, o := range ops {
+			cases = append(cases, tc{s.Name() + "/" + o.name, func() error {
+				res, err := s.Solve(ctx, o.a, 1, nil)
+				if err == nil && res != nil && res.Status == Success {
+					return nil
+				}
+				return err
+			}})
+		}
+		for _, st := range settings {
+			cases = append(cases, tc{s.Name() + "/" + st.name, func() error { _, err := s.Solve(ctx, good, st.d, st.s); return err }})
+		}
+		cases = append(cases,
+			tc{s.Name() + "/nil ctx", func() error { _, err := s.Solve(nilCtx, good, 2, nil); return err }},
+			tc{s.Name() + "/cancelled", func() error { _, err := s.Solve(cancelled, good, 2, nil); return err }},
+		)
+	}
+	cases = append(cases,
+		tc{"Block/BlockSize 65", func() error { _, err := Block{}.Solve(ctx, good, 2, &Settings{BlockSize: 65}); return err }},
+		tc{"Block/BasisSize too small", func() error {
+			op, _ := NewDense(withSpectrum(linspace(100, 0, 1), 1))
+			_, err := Block{}.Solve(ctx, op, 5, &Settings{BasisSize: 6, BlockSize: 4})
+			return err
+		}},
+		tc{"TopD nil", func() error { _, err := TopD(ctx, nil, 1, nil); return err }},
+		tc{"TopD nil *Dense", func() error { _, err := TopD(ctx, (*Dense)(nil), 1, nil); return err }},
+		tc{"TopD Shift(nil)", func() error { _, err := TopD(ctx, Shift(nil, 0), 1, nil); return err }},
+	)
+	for _, c := range cases {
+		err := callNoPanic(t, c.name, c.f)
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		known := false
+		for _, s := range sentinels {
+			if errors.Is(err, s) {
+				known = true
+			}
+		}
+		if !known {
+			t.Errorf("%s: error %q wraps none of the package's sentinel errors", c.name, err)
+		}
+	}
+}
+
+// TestNoPanicOnEdgeInput covers the functions without an error result.
+func TestNoPanicOnEdgeInput(t *testing.T) {
+	callNoPanic(t, "GershgorinBound nil", func() error {
+		if g := GershgorinBound(nil); g != 0 {
+			t.Errorf("GershgorinBound(nil) = %v", g)
+		}
+		return nil
+	})
+	callNoPanic(t, "CumulativeEnergy nil", func() error {
+		if c := CumulativeEnergy(nil, 1); len(c) != 0 {
+			t.Errorf("CumulativeEnergy(nil) = %v", c)
+		}
+		return nil
+	})
+	callNoPanic(t, "Dim of nil adapters", func() error {
+		for _, o := range []Operator{(*Dense)(nil), (*CSR)(nil), &CSR{}, Shift(nil, 0), Negate(nil), &Counter{}, (*Counter)(nil)} {
+			if n := o.Dim(); n != 0 {
+				t.Errorf("%T: Dim = %d", o, n)
+			}
+		}
+		return nil
+	})
+}
