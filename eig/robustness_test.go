@@ -2,27 +2,14 @@ package eig
 
 import (
 	"context"
-	"errors"
 	"math"
 	"testing"
+	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/linalg"
 )
-
-// callNoPanic runs f and reports a panic as a test failure; it returns f's
-// error (nil after a panic).
-func callNoPanic(t *testing.T, name string, f func() error) (err error) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Errorf("%s: panicked: %v", name, r)
-			err = nil
-		}
-	}()
-	return f()
-}
 
 var allSolvers = []Solver{Reference{}, Lanczos{}, ThickRestart{}, Block{}}
 
@@ -43,11 +30,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	emptyCSR, _ := linalg.CSRFromTriplets(0, 0, nil)
 	badCSR := &linalg.CSR{Rows: 2, Cols: 2, RowPtr: []int{0}}
 	sentinels := []error{ErrInvalid, ErrNotFinite, ErrNotSymmetric, ErrNotConverged, context.Canceled}
-	type tc struct {
-		name string
-		f    func() error
-	}
-	cases := []tc{
+	cases := []robust.Case{
 		{"NewDense nil", func() error { _, err := NewDense(nil); return err }},
 		{"NewDense empty", func() error { _, err := NewDense(&mat.SymDense{}); return err }},
 		{"NewDense Inf", func() error {
@@ -103,7 +86,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	}
 	for _, s := range allSolvers {
 		for _, o := range ops {
-			cases = append(cases, tc{s.Name() + "/" + o.name, func() error {
+			cases = append(cases, robust.Case{s.Name() + "/" + o.name, func() error {
 				res, err := s.Solve(ctx, o.a, 1, nil)
 				if err == nil && res != nil && res.Status == Success {
 					return nil
@@ -112,57 +95,42 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			}})
 		}
 		for _, st := range settings {
-			cases = append(cases, tc{s.Name() + "/" + st.name, func() error { _, err := s.Solve(ctx, good, st.d, st.s); return err }})
+			cases = append(cases, robust.Case{s.Name() + "/" + st.name, func() error { _, err := s.Solve(ctx, good, st.d, st.s); return err }})
 		}
 		cases = append(cases,
-			tc{s.Name() + "/nil ctx", func() error { _, err := s.Solve(nilCtx, good, 2, nil); return err }},
-			tc{s.Name() + "/cancelled", func() error { _, err := s.Solve(cancelled, good, 2, nil); return err }},
+			robust.Case{s.Name() + "/nil ctx", func() error { _, err := s.Solve(nilCtx, good, 2, nil); return err }},
+			robust.Case{s.Name() + "/cancelled", func() error { _, err := s.Solve(cancelled, good, 2, nil); return err }},
 		)
 	}
 	cases = append(cases,
-		tc{"Block/BlockSize 65", func() error { _, err := Block{}.Solve(ctx, good, 2, &Settings{BlockSize: 65}); return err }},
-		tc{"Block/BasisSize too small", func() error {
+		robust.Case{"Block/BlockSize 65", func() error { _, err := Block{}.Solve(ctx, good, 2, &Settings{BlockSize: 65}); return err }},
+		robust.Case{"Block/BasisSize too small", func() error {
 			op, _ := NewDense(withSpectrum(linspace(100, 0, 1), 1))
 			_, err := Block{}.Solve(ctx, op, 5, &Settings{BasisSize: 6, BlockSize: 4})
 			return err
 		}},
-		tc{"TopD nil", func() error { _, err := TopD(ctx, nil, 1, nil); return err }},
-		tc{"TopD nil *Dense", func() error { _, err := TopD(ctx, (*Dense)(nil), 1, nil); return err }},
-		tc{"TopD Shift(nil)", func() error { _, err := TopD(ctx, Shift(nil, 0), 1, nil); return err }},
+		robust.Case{"TopD nil", func() error { _, err := TopD(ctx, nil, 1, nil); return err }},
+		robust.Case{"TopD nil *Dense", func() error { _, err := TopD(ctx, (*Dense)(nil), 1, nil); return err }},
+		robust.Case{"TopD Shift(nil)", func() error { _, err := TopD(ctx, Shift(nil, 0), 1, nil); return err }},
 	)
-	for _, c := range cases {
-		err := callNoPanic(t, c.name, c.f)
-		if err == nil {
-			t.Errorf("%s: no error", c.name)
-			continue
-		}
-		known := false
-		for _, s := range sentinels {
-			if errors.Is(err, s) {
-				known = true
-			}
-		}
-		if !known {
-			t.Errorf("%s: error %q wraps none of the package's sentinel errors", c.name, err)
-		}
-	}
+	robust.ExpectErrors(t, cases, sentinels...)
 }
 
 // TestNoPanicOnEdgeInput covers the functions without an error result.
 func TestNoPanicOnEdgeInput(t *testing.T) {
-	callNoPanic(t, "GershgorinBound nil", func() error {
+	robust.Call(t, "GershgorinBound nil", func() error {
 		if g := GershgorinBound(nil); g != 0 {
 			t.Errorf("GershgorinBound(nil) = %v", g)
 		}
 		return nil
 	})
-	callNoPanic(t, "CumulativeEnergy nil", func() error {
+	robust.Call(t, "CumulativeEnergy nil", func() error {
 		if c := CumulativeEnergy(nil, 1); len(c) != 0 {
 			t.Errorf("CumulativeEnergy(nil) = %v", c)
 		}
 		return nil
 	})
-	callNoPanic(t, "Dim of nil adapters", func() error {
+	robust.Call(t, "Dim of nil adapters", func() error {
 		for _, o := range []Operator{(*Dense)(nil), (*CSR)(nil), &CSR{}, Shift(nil, 0), Negate(nil), &Counter{}, (*Counter)(nil)} {
 			if n := o.Dim(); n != 0 {
 				t.Errorf("%T: Dim = %d", o, n)

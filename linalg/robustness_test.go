@@ -6,22 +6,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-// callNoPanic runs f and reports a panic as a test failure; it returns f's
-// error (nil after a panic).
-func callNoPanic(t *testing.T, name string, f func() error) (err error) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Errorf("%s: panicked: %v", name, r)
-			err = nil
-		}
-	}()
-	return f()
-}
 
 // TestNoPanicOnBadInput calls every exported function with bad input and
 // requires an error wrapping one of the package's sentinels, never a panic.
@@ -43,10 +31,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	badCSR := &CSR{Rows: 2, Cols: 2, RowPtr: []int{0, 1}} // RowPtr too short
 	sentinels := []error{ErrEmpty, ErrNonFinite, ErrShape, ErrParam, ErrDegenerate, context.Canceled}
 
-	cases := []struct {
-		name string
-		f    func() error
-	}{
+	cases := []robust.Case{
 		{"Gram nil kernel", func() error { _, err := Gram(ctx, nil, x); return err }},
 		{"Gram nil x", func() error { _, err := Gram(ctx, Linear{}, nil); return err }},
 		{"Gram empty x", func() error { _, err := Gram(ctx, Linear{}, &mat.Dense{}); return err }},
@@ -248,22 +233,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			return err
 		}},
 	}
-	for _, c := range cases {
-		err := callNoPanic(t, c.name, c.f)
-		if err == nil {
-			t.Errorf("%s: no error", c.name)
-			continue
-		}
-		known := false
-		for _, s := range sentinels {
-			if errors.Is(err, s) {
-				known = true
-			}
-		}
-		if !known {
-			t.Errorf("%s: error %q wraps none of the package's sentinel errors", c.name, err)
-		}
-	}
+	robust.ExpectErrors(t, cases, sentinels...)
 }
 
 // TestNoPanicOnEdgeInput calls the functions without an error result on
@@ -333,7 +303,7 @@ func TestNoPanicOnEdgeInput(t *testing.T) {
 		{"LowRank nil Dense", func() error { (&LowRank{}).Dense(); return nil }},
 	}
 	for _, c := range cases {
-		if err := callNoPanic(t, c.name, c.f); err != nil {
+		if err := robust.Call(t, c.name, c.f); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}

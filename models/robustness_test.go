@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -13,21 +14,6 @@ import (
 )
 
 // noPanic runs f and reports a recovered panic as a test failure.
-func noPanic(t *testing.T, name string, f func() error) error {
-	t.Helper()
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				t.Errorf("%s: panic: %v", name, r)
-				err = fmt.Errorf("panic: %v", r)
-			}
-		}()
-		err = f()
-	}()
-	return err
-}
-
 // badSelector returns out-of-range rows.
 type badSelector struct{ rows []int }
 
@@ -79,11 +65,11 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	}
 	for _, tc := range fitCases {
 		tc := tc
-		noPanic(t, "Fit/"+tc.name, func() error {
+		robust.Call(t, "Fit/"+tc.name, func() error {
 			_, err := Fit(tc.ctx, tc.x, tc.lab, tc.ys, tc.opt)
 			return err
 		})
-		noPanic(t, "Loop/"+tc.name, func() error {
+		robust.Call(t, "Loop/"+tc.name, func() error {
 			_, _, err := Loop(tc.ctx, tc.x, tc.lab, tc.ys, active.GroundTruth(s.Y), &LoopOptions{Options: derefOpt(tc.opt), Budget: 2})
 			return err
 		})
@@ -110,7 +96,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	}
 	for _, tc := range loopCases {
 		tc := tc
-		noPanic(t, "Loop/"+tc.name, func() error {
+		robust.Call(t, "Loop/"+tc.name, func() error {
 			_, _, err := Loop(ctx, x, lab, ys, tc.oracle, tc.opt)
 			return err
 		})
@@ -127,11 +113,11 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			"ProbaNew":    func() error { _, err := m.ProbaNew(nil, x); return err },
 			"FeaturesNew": func() error { _, err := m.FeaturesNew(x); return err },
 		} {
-			if err := noPanic(t, name+"."+mname, f); err == nil {
+			if err := robust.Call(t, name+"."+mname, f); err == nil {
 				t.Errorf("%s.%s: no error", name, mname)
 			}
 		}
-		noPanic(t, name+".accessors", func() error {
+		robust.Call(t, name+".accessors", func() error {
 			m.Kernel()
 			m.EigenValues()
 			m.Design()
@@ -168,7 +154,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			"FeaturesNew cols":   func() error { _, err := m.FeaturesNew(mat.NewDense(1, 1, nil)); return err },
 			"ProbaNew dst shape": func() error { _, err := m.ProbaNew(mat.NewDense(3, 3, nil), mat.NewDense(1, 2, nil)); return err },
 		} {
-			if err := noPanic(t, name+"."+mname, f); err == nil {
+			if err := robust.Call(t, name+"."+mname, f); err == nil {
 				t.Errorf("%s %s: no error", name, mname)
 			}
 		}

@@ -6,24 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-func noPanic(t *testing.T, name string, f func() error) error {
-	t.Helper()
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				t.Errorf("%s: panic: %v", name, r)
-				err = fmt.Errorf("panic: %v", r)
-			}
-		}()
-		err = f()
-	}()
-	return err
-}
 
 // TestNoPanicOnBadInput: every solver returns an error (never panics) on
 // invalid problems, starts, results, contexts and settings.
@@ -72,12 +58,12 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	for _, sv := range append(solvers(), testSolver{"bounded", NewBounded(nil), false}) {
 		sv := sv
 		for name, p := range probs {
-			if err := noPanic(t, sv.name+"/"+name, func() error { var r Result; return sv.s.Solve(ctx, p, nil, &r) }); err == nil {
+			if err := robust.Call(t, sv.name+"/"+name, func() error { var r Result; return sv.s.Solve(ctx, p, nil, &r) }); err == nil {
 				t.Errorf("%s/%s: no error", sv.name, name)
 			}
 		}
 		for name, st := range starts {
-			err := noPanic(t, sv.name+"/"+name, func() error { var r Result; return sv.s.Solve(ctx, good, st, &r) })
+			err := robust.Call(t, sv.name+"/"+name, func() error { var r Result; return sv.s.Solve(ctx, good, st, &r) })
 			if err == nil && (name == "short X" || name == "NaN X" || name == "Inf X") && sv.name != "goldfarb-idnani" {
 				t.Errorf("%s/%s: no error", sv.name, name)
 			}
@@ -86,28 +72,28 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			"nil result": func() error { return sv.s.Solve(ctx, good, nil, nil) },
 			"nil ctx":    func() error { var r Result; return sv.s.Solve(nil, good, nil, &r) }, //nolint:staticcheck
 		} {
-			if err := noPanic(t, sv.name+"/"+name, f); err == nil {
+			if err := robust.Call(t, sv.name+"/"+name, f); err == nil {
 				t.Errorf("%s/%s: no error", sv.name, name)
 			}
 		}
-		noPanic(t, sv.name+"/cancelled", func() error { var r Result; return sv.s.Solve(cancelled, good, nil, &r) })
+		robust.Call(t, sv.name+"/cancelled", func() error { var r Result; return sv.s.Solve(cancelled, good, nil, &r) })
 	}
 	settings["Inf Tol"] = &Settings{Tol: inf}
 	settings["Inf PSDTol"] = &Settings{PSDTol: inf}
 	for name, set := range settings {
 		for _, s := range []Solver{NewActiveSet(set), NewBounded(set), NewGoldfarbIdnani(set), NewADMM(set)} {
-			if err := noPanic(t, fmt.Sprintf("%T/%s", s, name), func() error { var r Result; return s.Solve(ctx, good, nil, &r) }); err == nil {
+			if err := robust.Call(t, fmt.Sprintf("%T/%s", s, name), func() error { var r Result; return s.Solve(ctx, good, nil, &r) }); err == nil {
 				t.Errorf("%T/%s: no error", s, name)
 			}
 		}
 	}
 	for name, a := range map[string]*ADMM{"Rho": {Rho: -1}, "Sigma": {Sigma: nan}, "Alpha": {Alpha: 2}, "Eps": {Eps: inf}} {
-		if err := noPanic(t, "ADMM/"+name, func() error { var r Result; return a.Solve(ctx, good, nil, &r) }); err == nil {
+		if err := robust.Call(t, "ADMM/"+name, func() error { var r Result; return a.Solve(ctx, good, nil, &r) }); err == nil {
 			t.Errorf("ADMM/%s: no error", name)
 		}
 	}
 	for name, s := range map[string]Solver{"zero ActiveSet": &ActiveSet{}, "zero Bounded": &Bounded{}, "zero GI": &GoldfarbIdnani{}, "zero ADMM": &ADMM{}} {
-		if err := noPanic(t, name, func() error {
+		if err := robust.Call(t, name, func() error {
 			var r Result
 			if err := s.Solve(ctx, good, nil, &r); err != nil {
 				return err
@@ -122,11 +108,11 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	}
 	// typed nil solvers
 	for name, s := range map[string]Solver{"ActiveSet": (*ActiveSet)(nil), "Bounded": (*Bounded)(nil), "GI": (*GoldfarbIdnani)(nil), "ADMM": (*ADMM)(nil)} {
-		if err := noPanic(t, "nil "+name, func() error { var r Result; return s.Solve(ctx, good, nil, &r) }); err == nil {
+		if err := robust.Call(t, "nil "+name, func() error { var r Result; return s.Solve(ctx, good, nil, &r) }); err == nil {
 			t.Errorf("nil %s: no error", name)
 		}
 	}
-	if err := noPanic(t, "SKL with nil *Bounded", func() error {
+	if err := robust.Call(t, "SKL with nil *Bounded", func() error {
 		vl, y, _ := synthSKL(1, 20, 8, 4)
 		s, err := NewSKL(vl, y, 2)
 		if err != nil {
@@ -144,7 +130,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		t.Errorf("SKL with nil *Bounded: %v", err)
 	}
 	// Bounded with general inequalities
-	if err := noPanic(t, "Bounded/Ain", func() error {
+	if err := robust.Call(t, "Bounded/Ain", func() error {
 		var r Result
 		return NewBounded(nil).Solve(ctx, &Problem{C: []float64{1}, Ain: mat.NewDense(1, 1, []float64{1}), Bin: []float64{0}}, nil, &r)
 	}); err == nil {
@@ -157,7 +143,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		"short lower": func() error { _, err := Residuals(good, []float64{0, 0}, nil, nil, []float64{1}, nil); return err },
 		"long eq":     func() error { _, err := Residuals(good, []float64{0, 0}, []float64{1}, nil, nil, nil); return err },
 	} {
-		if err := noPanic(t, "Residuals/"+name, f); err == nil {
+		if err := robust.Call(t, "Residuals/"+name, f); err == nil {
 			t.Errorf("Residuals/%s: no error", name)
 		}
 	}
@@ -237,11 +223,11 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			return s.SetData(nilDense, y)
 		},
 	} {
-		if err := noPanic(t, "SKL/"+name, f); err == nil {
+		if err := robust.Call(t, "SKL/"+name, f); err == nil {
 			t.Errorf("SKL/%s: no error", name)
 		}
 	}
-	noPanic(t, "SKL/zero accessors", func() error {
+	robust.Call(t, "SKL/zero accessors", func() error {
 		var s SKL
 		s.Alignment(nil)
 		s.A()

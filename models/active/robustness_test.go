@@ -5,24 +5,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-func noPanic(t *testing.T, name string, f func() error) error {
-	t.Helper()
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				t.Errorf("%s: panic: %v", name, r)
-				err = fmt.Errorf("panic: %v", r)
-			}
-		}()
-		err = f()
-	}()
-	return err
-}
 
 // TestNoPanicOnBadInput: invalid input to every selector and oracle is an
 // error, never a panic.
@@ -49,7 +35,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			},
 			"no columns": func() error { _, err := s.Select(nil, p.Slice(0, 3, 0, 0), 1); return err },
 		} {
-			if err := noPanic(t, name+"/"+cname, f); err == nil {
+			if err := robust.Call(t, name+"/"+cname, f); err == nil {
 				t.Errorf("%s/%s: no error", name, cname)
 			}
 		}
@@ -61,11 +47,11 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		"cancelled":    func() error { _, err := g.Label(cancelled, []int{0}); return err },
 		"nil ctx":      func() error { _, err := g.Label(nil, []int{5}); return err }, //nolint:staticcheck
 	} {
-		if err := noPanic(t, "GroundTruth/"+cname, f); err == nil {
+		if err := robust.Call(t, "GroundTruth/"+cname, f); err == nil {
 			t.Errorf("GroundTruth/%s: no error", cname)
 		}
 	}
-	noPanic(t, "scores", func() error {
+	robust.Call(t, "scores", func() error {
 		EntropyScore(nil)
 		MarginScore(nil)
 		EntropyScore([]float64{math.NaN()})

@@ -5,24 +5,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-func noPanic(t *testing.T, name string, f func() error) error {
-	t.Helper()
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				t.Errorf("%s: panic: %v", name, r)
-				err = fmt.Errorf("panic: %v", r)
-			}
-		}()
-		err = f()
-	}()
-	return err
-}
 
 // TestNoPanicOnBadInput: invalid input to every exported function and
 // method is an error, never a panic.
@@ -154,7 +140,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		},
 	}
 	for name, f := range cases {
-		if err := noPanic(t, name, f); err == nil {
+		if err := robust.Call(t, name, f); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}

@@ -5,24 +5,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-func noPanic(t *testing.T, name string, f func() error) error {
-	t.Helper()
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				t.Errorf("%s: panic: %v", name, r)
-				err = fmt.Errorf("panic: %v", r)
-			}
-		}()
-		err = f()
-	}()
-	return err
-}
 
 // smallBasis returns an orthonormal 6 x 3 basis.
 func smallBasis() *Basis {
@@ -65,7 +51,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			if bname == "NaN V" && (d.Name() == "Cluster" || d.Name() == "Truncated" || d.Name() == "Diffusion" || d.Name() == "GaussianField") {
 				continue // these designs do not read V
 			}
-			if err := noPanic(t, d.Name()+"/"+bname, func() error {
+			if err := robust.Call(t, d.Name()+"/"+bname, func() error {
 				_, err := d.Coefficients(ctx, nil, bb, lab, tgt)
 				return err
 			}); err == nil {
@@ -94,7 +80,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			"cancelled": func() error { _, err := d.Coefficients(cancelled, nil, b, lab, tgt); return err },
 			"nil ctx":   func() error { _, err := d.Coefficients(nil, nil, b, lab, tgt); return err }, //nolint:staticcheck
 		} {
-			if err := noPanic(t, d.Name()+"/"+cname, f); err == nil {
+			if err := robust.Call(t, d.Name()+"/"+cname, f); err == nil {
 				t.Errorf("%s/%s: no error", d.Name(), cname)
 			}
 		}
@@ -128,7 +114,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			return fmt.Errorf("ok")
 		},
 	} {
-		if err := noPanic(t, cname, f); err == nil {
+		if err := robust.Call(t, cname, f); err == nil {
 			t.Errorf("%s: no error", cname)
 		}
 	}
