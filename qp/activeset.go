@@ -837,15 +837,9 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 	if a == nil {
 		return invalidf("nil solver")
 	}
-	if ctx == nil {
-		return invalidf("nil context")
-	}
-	n, meq, min, err := p.dims()
+	n, meq, min, err := checkSolve(ctx, p, res)
 	if err != nil {
 		return err
-	}
-	if res == nil {
-		return invalidf("nil result")
 	}
 	if err := a.Settings.check(); err != nil {
 		return err

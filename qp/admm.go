@@ -102,15 +102,9 @@ func (s *ADMM) Solve(ctx context.Context, p *Problem, start *Start, res *Result)
 	if s == nil {
 		return invalidf("nil solver")
 	}
-	if ctx == nil {
-		return invalidf("nil context")
-	}
-	n, meq, min, err := p.dims()
+	n, meq, min, err := checkSolve(ctx, p, res)
 	if err != nil {
 		return err
-	}
-	if res == nil {
-		return invalidf("nil result")
 	}
 	if err := s.Settings.check(); err != nil {
 		return err

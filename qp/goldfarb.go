@@ -226,15 +226,9 @@ func (g *GoldfarbIdnani) Solve(ctx context.Context, p *Problem, start *Start, re
 	if g == nil {
 		return invalidf("nil solver")
 	}
-	if ctx == nil {
-		return invalidf("nil context")
-	}
-	n, meq, min, err := p.dims()
+	n, meq, min, err := checkSolve(ctx, p, res)
 	if err != nil {
 		return err
-	}
-	if res == nil {
-		return invalidf("nil result")
 	}
 	if p.H == nil {
 		return fmt.Errorf("%w: Goldfarb–Idnani needs a positive definite H (H is nil)", ErrNotConvex)

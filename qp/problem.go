@@ -515,3 +515,19 @@ func dot(a, b []float64) float64 {
 	}
 	return s
 }
+
+// checkSolve validates the arguments every general solver's Solve needs, in
+// this order: a context, a well-formed problem and a result to write; it
+// returns the problem's sizes.
+func checkSolve(ctx context.Context, p *Problem, res *Result) (n, meq, min int, err error) {
+	if ctx == nil {
+		return 0, 0, 0, invalidf("nil context")
+	}
+	if n, meq, min, err = p.dims(); err != nil {
+		return 0, 0, 0, err
+	}
+	if res == nil {
+		return 0, 0, 0, invalidf("nil result")
+	}
+	return n, meq, min, nil
+}
