@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/qp"
@@ -60,36 +61,64 @@ func (b *Basis) Rows(dst *mat.Dense, idx []int) (*mat.Dense, error) {
 	if b == nil || b.V == nil || b.V.IsEmpty() {
 		return nil, inputf("empty basis")
 	}
-	n, d := b.V.Dims()
+	n, _ := b.V.Dims()
 	if dst == b.V {
 		return nil, inputf("dst is the basis V itself")
 	}
 	if len(idx) == 0 {
 		return nil, inputf("no labeled points")
 	}
-	switch {
-	case dst == nil:
+	return b.rows(dst, idx, make([]bool, n))
+}
+
+// rows is Rows with a caller-owned scratch seen (len n, all false; it is
+// left all false), so that repeated calls need not allocate.
+func (b *Basis) rows(dst *mat.Dense, idx []int, seen []bool) (*mat.Dense, error) {
+	n, d := b.V.Dims()
+	if dst == nil {
 		dst = mat.NewDense(len(idx), d, nil)
-	case dst.IsEmpty():
-		dst.ReuseAs(len(idx), d)
-	default:
-		if r, c := dst.Dims(); r != len(idx) || c != d {
-			dst.Reset()
-			dst.ReuseAs(len(idx), d)
-		}
+	} else {
+		reshape(dst, len(idx), d)
 	}
-	seen := make(map[int]bool, len(idx))
 	for i, j := range idx {
 		if j < 0 || j >= n {
+			clearSeen(seen, idx[:i])
 			return nil, inputf("labeled index %d outside [0,%d)", j, n)
 		}
 		if seen[j] {
+			clearSeen(seen, idx[:i])
 			return nil, inputf("labeled index %d repeated", j)
 		}
 		seen[j] = true
 		dst.SetRow(i, b.V.RawRowView(j))
 	}
+	clearSeen(seen, idx)
 	return dst, nil
+}
+
+func clearSeen(seen []bool, idx []int) {
+	for _, j := range idx {
+		seen[j] = false
+	}
+}
+
+// reshape makes dst r x c, reusing its storage when it is large enough (the
+// labeled block grows by a few rows every active-learning round).
+func reshape(dst *mat.Dense, r, c int) {
+	if dst.IsEmpty() {
+		dst.ReuseAs(r, c)
+		return
+	}
+	if rr, cc := dst.Dims(); rr == r && cc == c {
+		return
+	}
+	data := dst.RawMatrix().Data
+	if cap(data) >= r*c {
+		dst.SetRawMatrix(blas64.General{Rows: r, Cols: c, Stride: c, Data: data[:r*c]})
+		return
+	}
+	dst.Reset()
+	dst.ReuseAs(r, c)
 }
 
 // Target returns the factor Y (l x r) of the target kernel T = YYᵀ for class
@@ -291,6 +320,7 @@ type SKL struct {
 
 	prob  *qp.SKL
 	vl    mat.Dense
+	seen  []bool // scratch for the duplicate check of labeled indices
 	res   qp.Result
 	start qp.Start
 	warm  []float64
@@ -327,10 +357,16 @@ func (s *SKL) Coefficients(ctx context.Context, dst []float64, b *Basis, labeled
 	if r, _ := target.Dims(); r != len(labeled) {
 		return nil, inputf("target has %d rows for %d labeled points", r, len(labeled))
 	}
-	if _, err := b.Rows(&s.vl, labeled); err != nil {
-		return nil, err
+	if len(labeled) == 0 {
+		return nil, inputf("no labeled points")
 	}
 	n, d := b.Dims()
+	if len(s.seen) < n {
+		s.seen = make([]bool, n)
+	}
+	if _, err := b.rows(&s.vl, labeled, s.seen[:n]); err != nil {
+		return nil, err
+	}
 	var err error
 	if s.prob == nil || s.prob.D() != d {
 		s.prob, err = qp.NewSKL(&s.vl, target, s.C)

@@ -410,3 +410,49 @@ func ExampleSKL() {
 	fmt.Printf("%.3f %.3f\n", mu[0], mu[1])
 	// Output: 4.000 0.000
 }
+
+// TestSKLRowsReuse: the SKL design's labeled block follows growing and
+// shrinking labeled sets exactly, its duplicate-check scratch is clean
+// after a rejected call, and copying the rows does not allocate.
+func TestSKLRowsReuse(t *testing.T) {
+	ctx := context.Background()
+	b, y := rbfBasis(t, 80, 6, 3)
+	s := NewSKL(1.5)
+	for _, labeled := range [][]int{{0, 1, 2, 3}, {0, 1, 2, 3, 4, 5, 6, 7}, {9, 8, 7}, {9, 8, 7, 7}, {5, 80}, {1, 2, 3, 4, 5, 6, 7, 8, 10}} {
+		lab := make([]int, len(labeled))
+		for i, j := range labeled {
+			if j < 80 {
+				lab[i] = y[j]
+			}
+		}
+		lab[0], lab[len(lab)-1] = 0, 1 // both classes present
+		tgt, _ := Target(lab, 2)
+		_, err := s.Coefficients(ctx, nil, b, labeled, tgt)
+		bad := labeled[len(labeled)-1] == 80 || (len(labeled) == 4 && labeled[3] == 7)
+		if bad != (err != nil) {
+			t.Fatalf("labeled %v: err = %v", labeled, err)
+		}
+		if bad {
+			continue
+		}
+		if r, c := s.vl.Dims(); r != len(labeled) || c != 6 {
+			t.Fatalf("labeled %v: block is %dx%d", labeled, r, c)
+		}
+		for i, j := range labeled {
+			for c := 0; c < 6; c++ {
+				if s.vl.At(i, c) != b.V.At(j, c) {
+					t.Fatalf("labeled %v: row %d differs from V row %d", labeled, i, j)
+				}
+			}
+		}
+	}
+	for j, v := range s.seen {
+		if v {
+			t.Fatalf("scratch left set at %d", j)
+		}
+	}
+	idx := []int{3, 1, 4, 1 + 4, 9}
+	if got := testing.AllocsPerRun(20, func() { b.rows(&s.vl, idx, s.seen) }); got != 0 {
+		t.Errorf("rows allocates %v times per call", got)
+	}
+}
