@@ -76,14 +76,26 @@ func NewDense(a *mat.SymDense) (*Dense, error) {
 	}
 	n := a.SymmetricDim()
 	d := &Dense{n: n, a: make([]float64, n*n)}
+	raw := a.RawSymmetric() // the upper triangle is the matrix
 	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := a.At(i, j)
+		row := d.a[i*n+i : i*n+n]
+		copy(row, raw.Data[i*raw.Stride+i:i*raw.Stride+n])
+		for k, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: NewDense: entry (%d,%d) = %v", ErrNotFinite, i, j, v)
+				return nil, fmt.Errorf("%w: NewDense: entry (%d,%d) = %v", ErrNotFinite, i, i+k, v)
 			}
-			d.a[i*n+j] = v
-			d.a[j*n+i] = v
+		}
+	}
+	// Mirror in tiles so that both the rows read and the columns written
+	// stay in cache.
+	const tb = 64
+	for i0 := 0; i0 < n; i0 += tb {
+		for j0 := i0; j0 < n; j0 += tb {
+			for i := i0; i < min(i0+tb, n); i++ {
+				for j := max(j0, i+1); j < min(j0+tb, n); j++ {
+					d.a[j*n+i] = d.a[i*n+j]
+				}
+			}
 		}
 	}
 	return d, nil

@@ -205,3 +205,64 @@ func TestSelectKth(t *testing.T) {
 		}
 	}
 }
+
+// TestMedianGammaExact checks the exact median against a sort of the pair
+// distances, bitwise (the pairwise loop computes each distance with
+// sqDist's summation order), on sizes that leave remainders in the
+// four-pair loop, on even and odd pair counts, and on a column view whose
+// stride exceeds its width.
+func TestMedianGammaExact(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct{ n, p int }{{2, 1}, {3, 2}, {4, 3}, {7, 5}, {20, 1}, {66, 9}, {131, 34}} {
+		full := randNormal(uint64(tc.n), tc.n, tc.p+3)
+		x := full.Slice(0, tc.n, 1, tc.p+1).(*mat.Dense)
+		var d []float64
+		for i := 0; i < tc.n; i++ {
+			for j := i + 1; j < tc.n; j++ {
+				d = append(d, sqDist(x.RawRowView(i)[:tc.p], x.RawRowView(j)[:tc.p]))
+			}
+		}
+		slices.Sort(d)
+		med := d[len(d)/2]
+		if len(d)%2 == 0 {
+			med = 0.5 * (d[len(d)/2-1] + d[len(d)/2])
+		}
+		g, err := MedianGamma(ctx, x, nil)
+		if err != nil || g != 1/med {
+			t.Errorf("n=%d p=%d: gamma %v, want %v (%v)", tc.n, tc.p, g, 1/med, err)
+		}
+	}
+}
+
+// TestSelectFloat checks the selection contract (a[k] is the k-th smallest,
+// nothing larger before it, nothing smaller after it) against a sort, on
+// sizes above and below the sampled three-way split, for k near the ends
+// (outside the sample's bracket) and with many ties.
+func TestSelectFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 2, 7, 1000, 16 * 1024, 70001} {
+		for _, ties := range []bool{false, true} {
+			for _, k := range []int{0, n / 3, n / 2, n - 1} {
+				a := make([]float64, n)
+				for i := range a {
+					a[i] = rng.NormFloat64()
+					if ties {
+						a[i] = math.Round(a[i] * 3)
+					}
+				}
+				want := slices.Clone(a)
+				slices.Sort(want)
+				selectFloat(a, k)
+				if a[k] != want[k] {
+					t.Fatalf("n=%d k=%d ties=%v: a[k] = %v, want %v", n, k, ties, a[k], want[k])
+				}
+				if m := slices.Max(a[:k+1]); m != a[k] {
+					t.Fatalf("n=%d k=%d: %v before the k-th value %v", n, k, m, a[k])
+				}
+				if m := slices.Min(a[k:]); m != a[k] {
+					t.Fatalf("n=%d k=%d: %v after the k-th value %v", n, k, m, a[k])
+				}
+			}
+		}
+	}
+}

@@ -43,11 +43,7 @@ func BenchmarkPipeline(b *testing.B) {
 	b.Run("dataset=ionosphere/stage=kernel", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			p, err := prepare(ctx, s.X, lab, ys, &Options{Design: Standard})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, _, err := p.operator(ctx); err != nil {
+			if _, err := prepareStages(ctx, s.X, lab, ys, &Options{}, true); err != nil {
 				b.Fatal(err)
 			}
 		}

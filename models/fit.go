@@ -14,6 +14,7 @@ import (
 	"ukm/eig"
 	"ukm/linalg"
 	"ukm/models/klr"
+	"ukm/models/mm"
 	"ukm/models/spectral"
 	"ukm/models/svm"
 )
@@ -40,6 +41,13 @@ type prep struct {
 	diag    []float64 // raw k(x_i, x_i), when norm
 	basis   *spectral.Basis
 	times   StageTimes
+	// dist holds the squared distances between the scaled points while
+	// the RBF kernel with the median width is being built (see setKernel);
+	// operator turns it into the Gram matrix in place.
+	dist *mat.SymDense
+	// op and trace are left by prepareStages(kernelOnly).
+	op    eig.Operator
+	trace float64
 }
 
 // checkData validates x, labeled and labels and returns n and the number of
@@ -109,6 +117,13 @@ func countClasses(labels []int) (int, error) {
 // prepare scales the data, builds the initial kernel (or graph) and computes
 // the eigenpairs.
 func prepare(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options) (*prep, error) {
+	return prepareStages(ctx, x, labeled, labels, opt, false)
+}
+
+// prepareStages is prepare; with kernelOnly it stops before the
+// eigenpairs, leaving the operator and trace in pr.op and pr.trace (for the
+// stage benchmarks).
+func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options, kernelOnly bool) (*prep, error) {
 	if ctx == nil {
 		return nil, inputf("nil context")
 	}
@@ -153,6 +168,10 @@ func prepare(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Opti
 	if err != nil {
 		return nil, err
 	}
+	if kernelOnly {
+		pr.op, pr.trace = op, trace
+		return pr, nil
+	}
 	t0 = time.Now()
 	err = pr.eigen(ctx, op, trace)
 	pr.times.Eig = time.Since(t0)
@@ -181,7 +200,13 @@ func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, e
 		}
 		return op, 0, nil
 	}
-	k, err := linalg.Gram(ctx, pr.kern, pr.xs)
+	var k *mat.SymDense
+	if pr.dist != nil {
+		k, pr.dist = pr.dist, nil
+		err = linalg.RBFFromDistances(k, k, pr.gamma)
+	} else {
+		k, err = linalg.Gram(ctx, pr.kern, pr.xs)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("models: Gram matrix: %w", err)
 	}
@@ -242,14 +267,21 @@ func (pr *prep) setKernel(ctx context.Context) error {
 		pr.kern = q
 	default:
 		g := r.Kernel.Gamma
-		if g == 0 {
-			g, err = linalg.MedianGamma(ctx, pr.xs, &linalg.BandwidthOptions{Seed: r.Seed})
-			if errors.Is(err, linalg.ErrDegenerate) {
-				return fmt.Errorf("%w: RBF bandwidth: %w", ErrInput, err)
-			}
-			if err != nil {
+		if g == 0 && pr.fuseRBF() {
+			// One pass over the pairs serves the median and the kernel.
+			pr.dist = &mat.SymDense{}
+			if err := linalg.SquaredDistances(ctx, pr.dist, pr.xs); err != nil {
 				return fmt.Errorf("models: RBF bandwidth: %w", err)
 			}
+			g, err = linalg.MedianGammaOf(pr.dist)
+		} else if g == 0 {
+			g, err = linalg.MedianGamma(ctx, pr.xs, &linalg.BandwidthOptions{Seed: r.Seed})
+		}
+		if errors.Is(err, linalg.ErrDegenerate) {
+			return fmt.Errorf("%w: RBF bandwidth: %w", ErrInput, err)
+		}
+		if err != nil {
+			return fmt.Errorf("models: RBF bandwidth: %w", err)
 		}
 		pr.kern = linalg.RBF{Gamma: g}
 		pr.gamma = g
@@ -270,6 +302,19 @@ func (pr *prep) setKernel(ctx context.Context) error {
 	return nil
 }
 
+// fuseRBF reports whether the RBF kernel with the median width is built
+// from one matrix of squared distances (linalg.SquaredDistances, then
+// MedianGammaOf and RBFFromDistances in place): when the design needs the
+// whole Gram matrix anyway and the median is exact (at most
+// linalg.DefaultMaxPairs pairs). The width is bitwise the one MedianGamma
+// returns; the kernel entries differ from linalg.Gram's only by the
+// rounding of the norm identity Gram uses (they are more accurate), and the
+// pairwise products of Gram are saved.
+func (pr *prep) fuseRBF() bool {
+	d := pr.opt.Design
+	return d != Standard && !d.graph() && pr.n*(pr.n-1)/2 <= linalg.DefaultMaxPairs
+}
+
 // newDesign returns the spectral design of the options.
 func (pr *prep) newDesign() spectral.Design {
 	switch pr.opt.Design {
@@ -285,6 +330,8 @@ func (pr *prep) newDesign() spectral.Design {
 		return spectral.Diffusion{Sigma2: pr.opt.Sigma2}
 	case GaussianField:
 		return spectral.GaussianField{Eps: pr.opt.Eps}
+	case MM:
+		return mm.NewDesign(mm.Settings{W: pr.opt.C, C: pr.opt.SVMC})
 	}
 	return spectral.NewSKL(pr.opt.C)
 }

@@ -119,6 +119,13 @@ const (
 	Diffusion
 	// GaussianField is the transform 1 / (lambda + Eps).
 	GaussianField
+	// MM is the maximum-margin spectral kernel (max-margin paper eq. 13-14,
+	// package models/mm): the coefficients in the same fast-decay cone as
+	// SKL (decay C) that minimise the SVM dual optimum on the labeled block
+	// with box SVMC. With more than two classes one shared kernel minimises
+	// the sum of the one-vs-all optima. It pairs naturally with the SVM
+	// classifier, but any classifier can be trained on the kernel.
+	MM
 )
 
 // String returns the design name used in KDD'06 Table 2, for example "Imp-Order".
@@ -140,6 +147,8 @@ func (d DesignKind) String() string {
 		return "Diffusion"
 	case GaussianField:
 		return "GaussianField"
+	case MM:
+		return "MM"
 	}
 	return fmt.Sprintf("DesignKind(%d)", int(d))
 }
@@ -201,7 +210,8 @@ type Options struct {
 	// its trace (KDD'06 section 4.2); it must be at most 1 and applies only
 	// to the kernel designs (SKL, Cluster, Truncated).
 	EnergyFraction float64
-	// C is the SKL decay factor, at least 1. Zero means DefaultC.
+	// C is the decay factor of SKL and MM (mu_i >= C mu_{i+1}), at least 1.
+	// Zero means DefaultC.
 	C float64
 	// Classifier selects KLR (default) or SVM.
 	Classifier ClassifierKind
@@ -253,7 +263,7 @@ func (o *Options) resolve(n int) (resolved, error) {
 		return r, inputf("quadratic kernel scale %v must be positive and finite (0 = 1/p)", r.Kernel.PolyScale)
 	case r.Scale < ZScore || r.Scale > NoScaling:
 		return r, inputf("unknown scaling %d", int(r.Scale))
-	case r.Design < SKL || r.Design > GaussianField:
+	case r.Design < SKL || r.Design > MM:
 		return r, inputf("unknown design %d", int(r.Design))
 	case r.Classifier != KLR && r.Classifier != SVM:
 		return r, inputf("unknown classifier %d", int(r.Classifier))
@@ -263,7 +273,7 @@ func (o *Options) resolve(n int) (resolved, error) {
 		return r, inputf("D = %d eigenpairs requested for n = %d points", r.D, n)
 	case math.IsNaN(r.EnergyFraction) || r.EnergyFraction < 0 || r.EnergyFraction > 1:
 		return r, inputf("energy fraction %v must be in [0, 1]", r.EnergyFraction)
-	case r.EnergyFraction > 0 && r.Design != SKL && r.Design != Cluster && r.Design != Truncated:
+	case r.EnergyFraction > 0 && r.Design != SKL && r.Design != Cluster && r.Design != Truncated && r.Design != MM:
 		return r, inputf("energy fraction applies to the kernel designs only, not %v", r.Design)
 	case math.IsNaN(r.C) || math.IsInf(r.C, 0) || (r.C != 0 && r.C < 1):
 		return r, inputf("decay factor C = %v, want a finite C >= 1", r.C)

@@ -42,6 +42,7 @@ commands:
   reproduce   regenerate a paper's table: -table kdd06-table2|kdd06-table3|mm-table4|la-table1
   fit         learn a kernel and classifier on a file, predict its unlabeled rows
   predict     fit on -train, predict the rows of -data (out of sample)
+  pictures    decision boundaries of RBF, KA and MM on the synthetic sets (PNG)
 
 Run "ukm <command> -h" for the flags of a command.
 `
@@ -60,6 +61,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fitCmd(ctx, args[1:], stdout, stderr, false)
 	case "predict":
 		return fitCmd(ctx, args[1:], stdout, stderr, true)
+	case "pictures":
+		return pictures(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -175,13 +177,13 @@ func TestReproduceSmoke(t *testing.T) {
 			t.Errorf("bad row %+v", r)
 		}
 	}
-	// Tables whose methods are still missing print n/a.
+	// The max-margin table has every column, MM included.
 	out, _, err = runCmd(t, "reproduce", "-table", "mm-table4", "-data", dir, "-trials", "2",
 		"-datasets", "sonar", "-sizes", "10", "-quiet")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "n/a") || !strings.Contains(out, "KA(RBF)") {
+	if strings.Contains(out, "n/a") || !strings.Contains(out, "KA(RBF)") || !strings.Contains(out, "| MM(RBF) |") {
 		t.Errorf("mm-table4 output:\n%s", out)
 	}
 }
@@ -198,5 +200,48 @@ func TestDemoRuns(t *testing.T) {
 	}
 	if _, _, err := runCmd(t, "demo", "-trials", "0"); err == nil {
 		t.Error("trials = 0 accepted")
+	}
+}
+
+func TestPictures(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := runCmd(t, "pictures", "-out", dir, "-n", "40", "-size", "80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range []string{"relevance", "twocircles"} {
+		for _, m := range []string{"rbf", "ka", "mm"} {
+			name := set + "_" + m + ".png"
+			f, err := os.Open(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatalf("%s not written: %v\n%s", name, err, out)
+			}
+			img, err := png.Decode(f)
+			f.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if b := img.Bounds(); b.Dx() != 80 || b.Dy() != 80 {
+				t.Errorf("%s is %v, want 80x80", name, b)
+			}
+			// Both classes' background colours appear (a boundary exists).
+			seen := map[color.RGBA]bool{}
+			for y := 0; y < 80; y++ {
+				for x := 0; x < 80; x++ {
+					seen[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)] = true
+				}
+			}
+			if !seen[bgColor[0]] || !seen[bgColor[1]] {
+				t.Errorf("%s lacks one of the class regions", name)
+			}
+		}
+	}
+	if !strings.Contains(out, "accuracy") {
+		t.Errorf("no accuracy table:\n%s", out)
+	}
+	for _, args := range [][]string{{"pictures"}, {"pictures", "-out", dir, "-l", "1"}, {"pictures", "-out", dir, "-size", "10"}} {
+		if _, _, err := runCmd(t, args...); err == nil {
+			t.Errorf("%v accepted", args)
+		}
 	}
 }

@@ -84,8 +84,8 @@ var registry = map[string]*Table{
 				fitMethod("Order", base, set(models.RBF, models.Order)),
 				fitMethod("KA(Linear)", base, set(models.Linear, models.SKL)),
 				fitMethod("KA(RBF)", base, set(models.RBF, models.SKL)),
-				{Name: "MM(Linear)", NA: true},
-				{Name: "MM(RBF)", NA: true},
+				fitMethod("MM(Linear)", base, set(models.Linear, models.MM)),
+				fitMethod("MM(RBF)", base, set(models.RBF, models.MM)),
 			}
 		},
 	},
