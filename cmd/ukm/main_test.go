@@ -186,6 +186,15 @@ func TestReproduceSmoke(t *testing.T) {
 	if strings.Contains(out, "n/a") || !strings.Contains(out, "KA(RBF)") || !strings.Contains(out, "| MM(RBF) |") {
 		t.Errorf("mm-table4 output:\n%s", out)
 	}
+	// So has the label-aware table (stratified: 50 labeled points per class).
+	out, _, err = runCmd(t, "reproduce", "-table", "la-table1", "-data", dir, "-trials", "1",
+		"-datasets", "ssl_bci", "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "n/a") || !strings.Contains(out, "| 50 |") || !strings.Contains(out, "Label-aware >= Max-alignment") {
+		t.Errorf("la-table1 output:\n%s", out)
+	}
 }
 
 func TestDemoRuns(t *testing.T) {

@@ -25,6 +25,27 @@ type Data struct {
 	X       *mat.Dense
 	Y       []int
 	Classes int
+
+	// memo holds per-data-set work that does not depend on the labels
+	// (kernels, eigenpairs), computed once for all trials and methods.
+	memo map[string]any
+}
+
+// memoize returns the value stored under key, computing it with f the
+// first time. Run calls the methods sequentially, so no lock is needed.
+func (d *Data) memoize(key string, f func() (any, error)) (any, error) {
+	if v, ok := d.memo[key]; ok {
+		return v, nil
+	}
+	v, err := f()
+	if err != nil {
+		return nil, err
+	}
+	if d.memo == nil {
+		d.memo = map[string]any{}
+	}
+	d.memo[key] = v
+	return v, nil
 }
 
 // Trial is the outcome of one method on one labeled set.
@@ -51,7 +72,10 @@ type Table struct {
 	Name     string
 	Title    string
 	Datasets []string // file names (without .csv) in the data directory
-	Sizes    []int    // labeled set sizes
+	Sizes    []int    // labeled set sizes (per class if PerClass)
+	// PerClass draws Sizes[i] labeled points from every class (stratified)
+	// instead of Sizes[i] points in all.
+	PerClass bool
 	// Methods builds the columns on top of the run's base options.
 	Methods func(base *models.Options) []Method
 	// Claim, if not nil, checks the paper's claim on our results and says
@@ -193,7 +217,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			for trial := 0; trial < cfg.Trials; trial++ {
 				seed := trialSeed(cfg.Seed, di, si, trial)
 				rng := rand.New(rand.NewPCG(seed, 0x1abe1))
-				labeled, err := SampleLabeled(rng, d.Y, d.Classes, l)
+				var labeled []int
+				if tab.PerClass {
+					labeled, err = SampleStratified(rng, d.Y, d.Classes, l)
+				} else {
+					labeled, err = SampleLabeled(rng, d.Y, d.Classes, l)
+				}
 				if err != nil {
 					return nil, fmt.Errorf("repro: %s l=%d: %w", name, l, err)
 				}

@@ -9,6 +9,34 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
+// SampleStratified draws perClass distinct indices of every class of y
+// (0..classes-1) uniformly at random, as the label-aware kernel paper's
+// protocol does ("50 labeled samples randomly chosen for each class"). The
+// indices are returned class by class. A class with fewer than perClass
+// points is an error.
+func SampleStratified(rng *rand.Rand, y []int, classes, perClass int) ([]int, error) {
+	if perClass < 1 {
+		return nil, fmt.Errorf("repro: %d labeled points per class, want at least 1", perClass)
+	}
+	members := make([][]int, classes)
+	for i, c := range y {
+		if c < 0 || c >= classes {
+			return nil, fmt.Errorf("repro: label %d outside [0,%d)", c, classes)
+		}
+		members[c] = append(members[c], i)
+	}
+	idx := make([]int, 0, classes*perClass)
+	for c, m := range members {
+		if len(m) < perClass {
+			return nil, fmt.Errorf("repro: class %d has %d points, fewer than %d", c, len(m), perClass)
+		}
+		for _, j := range rng.Perm(len(m))[:perClass] {
+			idx = append(idx, m[j])
+		}
+	}
+	return idx, nil
+}
+
 // SampleLabeled draws l distinct indices uniformly at random such that every
 // class of y (0..classes-1) occurs at least once, as the KDD'06 protocol
 // requires (section 6.1). It rejects and redraws, which is fast for the

@@ -92,3 +92,31 @@ func TestSubsetDrawsSameLabeledSets(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleStratified(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	y := []int{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 0, 1}
+	for trial := 0; trial < 20; trial++ {
+		idx, err := SampleStratified(rng, y, 3, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := make([]int, 3)
+		seen := map[int]bool{}
+		for _, i := range idx {
+			if seen[i] {
+				t.Fatalf("index %d drawn twice", i)
+			}
+			seen[i] = true
+			count[y[i]]++
+		}
+		if count[0] != 3 || count[1] != 3 || count[2] != 3 {
+			t.Fatalf("counts %v, want 3 per class", count)
+		}
+	}
+	for _, tc := range []struct{ classes, per int }{{3, 4}, {3, 0}, {2, 1}} {
+		if _, err := SampleStratified(rng, y, tc.classes, tc.per); err == nil {
+			t.Errorf("classes=%d per=%d accepted", tc.classes, tc.per)
+		}
+	}
+}
