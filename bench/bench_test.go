@@ -57,8 +57,7 @@ var (
 )
 
 // sizes returns the n of the scaling study: up to 4000 by default, 8000 and
-// 16000 as well when UKM_BENCH_LARGE=1 (the n = 16000 kernel alone is 2 GB,
-// and the pipeline holds it twice: the Gram matrix and the operator's copy).
+// 16000 as well when UKM_BENCH_LARGE=1 (the n = 16000 kernel alone is 2 GB).
 func sizes() []int {
 	ns := []int{250, 500, 1000, 2000, 4000}
 	if os.Getenv(largeEnv) == "1" {
@@ -124,22 +123,40 @@ func newScalingData(n int) (*scalingData, error) {
 }
 
 // kernelStage is the kernel stage of models.Fit with its defaults: z-score
-// scaling, RBF width by the median heuristic (seed 0), the Gram matrix and
-// the eigensolver's dense operator (a copy of it).
+// scaling, RBF width by the median heuristic, the Gram matrix and the
+// eigensolver's dense operator (sharing its storage). Like Fit, it builds the
+// kernel from one matrix of squared distances when the median is exact (at
+// most linalg.DefaultMaxPairs pairs, n <= 1448) and otherwise samples the
+// median (seed 0) and uses the Gram product.
 func kernelStage(ctx context.Context, x *mat.Dense) (*mat.SymDense, *eig.Dense, error) {
 	xs, _, err := linalg.FitTransform(x, linalg.ZScore)
 	if err != nil {
 		return nil, nil, err
 	}
-	g, err := linalg.MedianGamma(ctx, xs, &linalg.BandwidthOptions{})
-	if err != nil {
-		return nil, nil, err
+	n, _ := xs.Dims()
+	var k *mat.SymDense
+	if n*(n-1)/2 <= linalg.DefaultMaxPairs {
+		k = &mat.SymDense{}
+		if err := linalg.SquaredDistances(ctx, k, xs); err != nil {
+			return nil, nil, err
+		}
+		g, err := linalg.MedianGammaOf(k)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := linalg.RBFFromDistances(k, k, g); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		g, err := linalg.MedianGamma(ctx, xs, &linalg.BandwidthOptions{})
+		if err != nil {
+			return nil, nil, err
+		}
+		if k, err = linalg.Gram(ctx, linalg.RBF{Gamma: g}, xs); err != nil {
+			return nil, nil, err
+		}
 	}
-	k, err := linalg.Gram(ctx, linalg.RBF{Gamma: g}, xs)
-	if err != nil {
-		return nil, nil, err
-	}
-	op, err := eig.NewDense(k)
+	op, err := eig.NewDenseShared(k)
 	return k, op, err
 }
 

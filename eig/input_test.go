@@ -377,3 +377,62 @@ func TestShiftedSmallest(t *testing.T) {
 		}
 	}
 }
+
+// TestNewDenseShared: the shared operator gives the products of the copying
+// one on a full-storage Gram matrix without copying it, and rejects storage
+// whose lower triangle is not the matrix, non-finite entries and views.
+func TestNewDenseShared(t *testing.T) {
+	ctx := context.Background()
+	x := mat.NewDense(30, 3, nil)
+	for i := 0; i < 30; i++ {
+		for j := 0; j < 3; j++ {
+			x.Set(i, j, math.Sin(float64(7*i+j)))
+		}
+	}
+	k, err := linalg.Gram(ctx, linalg.RBF{Gamma: 0.5}, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := NewDenseShared(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, err := NewDense(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &shared.a[0] != &k.RawSymmetric().Data[0] {
+		t.Error("NewDenseShared copied the matrix")
+	}
+	v := make([]float64, 30)
+	for i := range v {
+		v[i] = float64(i%5) - 2
+	}
+	a, b := make([]float64, 30), make([]float64, 30)
+	shared.MulVecTo(a, v)
+	copied.MulVecTo(b, v)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("product %d: %v shared, %v copied", i, a[i], b[i])
+		}
+	}
+	upper := mat.NewSymDense(3, []float64{1, 2, 3, 0, 4, 5, 0, 0, 6}) // lower triangle not stored
+	nan := mat.NewSymDense(2, []float64{1, math.NaN(), math.NaN(), 1})
+	big := mat.NewSymDense(4, nil)
+	view := big.SliceSym(0, 3).(*mat.SymDense)
+	for _, tc := range []struct {
+		name string
+		a    *mat.SymDense
+		want error
+	}{
+		{"upper only", upper, ErrNotSymmetric},
+		{"NaN", nan, ErrNotFinite},
+		{"view", view, ErrInvalid},
+		{"nil", nil, ErrInvalid},
+		{"empty", &mat.SymDense{}, ErrInvalid},
+	} {
+		if _, err := NewDenseShared(tc.a); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
