@@ -3,6 +3,8 @@ package linalg
 import (
 	"context"
 	"math"
+	"slices"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -53,7 +55,7 @@ func SquaredDistances(ctx context.Context, dst *mat.SymDense, x *mat.Dense) erro
 	if err != nil {
 		return ctxErr(op, err)
 	}
-	mirrorLower(out.Data, out.Stride, n)
+	mirrorLowerParallel(out.Data, out.Stride, n)
 	return nil
 }
 
@@ -73,16 +75,110 @@ func MedianGammaOf(d *mat.SymDense) (float64, error) {
 		return 0, newErr(ErrEmpty, op, "need at least 2 points, got %d", n)
 	}
 	raw := d.RawSymmetric()
-	v := make([]float64, 0, n*(n-1)/2)
-	for i := 0; i < n-1; i++ {
-		v = append(v, raw.Data[i*raw.Stride+i+1:i*raw.Stride+n]...)
-	}
-	for k, x := range v {
-		if !(x >= 0) || math.IsInf(x, 0) {
-			return 0, newErr(ErrNonFinite, op, "entry %d of the upper triangle is %v, want a finite squared distance", k, x)
+	upper := func(i int) []float64 { return raw.Data[i*raw.Stride+i+1 : i*raw.Stride+n] }
+	validate := func() error {
+		for i := 0; i < n-1; i++ {
+			for j, x := range upper(i) {
+				if !(x >= 0 && x <= math.MaxFloat64) {
+					return newErr(ErrNonFinite, op, "entry (%d,%d) is %v, want a finite squared distance", i, i+1+j, x)
+				}
+			}
 		}
+		return nil
+	}
+	m := n * (n - 1) / 2
+	med, ok, valid := bracketMedian(upper, n, m)
+	if !valid {
+		return 0, validate()
+	}
+	if ok {
+		if med == 0 {
+			return 0, newErr(ErrDegenerate, op, "median squared distance is 0 (too many duplicate points)")
+		}
+		return gammaOf(op, med)
+	}
+	if err := validate(); err != nil {
+		return 0, err
+	}
+	v := make([]float64, 0, m)
+	for i := 0; i < n-1; i++ {
+		v = append(v, upper(i)...)
 	}
 	return medianGamma(op, v)
+}
+
+// bracketMedian finds the median of the m values upper(0), ..., upper(n-2)
+// (the mean of the two middle values for even m) without copying them all:
+// two bounds read off a sorted strided sample bracket the middle closely,
+// one pass counts the values below the bracket (keeping their maximum) and
+// gathers those inside it, and the middle is selected among the few
+// gathered. It reports false when the bracket misses the middle or there
+// are too few values for sampling to pay; the caller then selects over a
+// full copy. The result is exactly the median either way. valid is false
+// if the pass met a negative, infinite or NaN value (the caller then
+// reports it).
+func bracketMedian(upper func(int) []float64, n, m int) (med float64, ok, valid bool) {
+	const ns, margin = 1024, 48
+	if m < 16*ns {
+		return 0, false, true
+	}
+	var sample [ns]float64
+	step := m / ns
+	// Walk the rows to pick every step-th value.
+	next, pos, s := 0, 0, 0
+	for i := 0; i < n-1 && s < ns; i++ {
+		row := upper(i)
+		for next < pos+len(row) && s < ns {
+			sample[s] = row[next-pos]
+			s++
+			next += step
+		}
+		pos += len(row)
+	}
+	slices.Sort(sample[:s])
+	k := m / 2
+	r := int(int64(k) * int64(s) / int64(m))
+	plo, phi := sample[max(r-margin, 0)], sample[min(r+margin, s-1)]
+	if !(plo >= 0 && phi <= math.MaxFloat64) {
+		return 0, false, false
+	}
+	below := 0
+	maxBelow := math.Inf(-1)
+	mid := make([]float64, 0, 4*m/ns*margin)
+	for i := 0; i < n-1; i++ {
+		for _, x := range upper(i) {
+			// Every branch also validates: x < plo must be >= 0, and
+			// anything above phi must be finite (NaN fails every test).
+			switch {
+			case x < plo:
+				if x < 0 {
+					return 0, false, false
+				}
+				below++
+				if x > maxBelow {
+					maxBelow = x
+				}
+			case x <= phi:
+				mid = append(mid, x)
+			case !(x <= math.MaxFloat64):
+				return 0, false, false
+			}
+		}
+	}
+	kk := k - below
+	if kk < 0 || kk >= len(mid) {
+		return 0, false, true
+	}
+	selectFloat(mid, kk)
+	med = mid[kk]
+	if m%2 == 0 {
+		lower := maxBelow
+		if kk > 0 {
+			lower = slices.Max(mid[:kk])
+		}
+		med = 0.5 * (lower + med)
+	}
+	return med, true, true
 }
 
 // RBFFromDistances sets dst to the RBF kernel exp(-gamma d_ij) of the
@@ -109,9 +205,23 @@ func RBFFromDistances(dst, d *mat.SymDense, gamma float64) error {
 	if &src.Data[0] != &out.Data[0] && overlaps(src.Data, out.Data) {
 		return newErr(ErrShape, op, "destination overlaps the distances without being the same matrix")
 	}
-	for i := 0; i < n; i++ {
+	// Validate everything before writing anything: dst may be d. Rows are
+	// checked in parallel; the first bad row found is reported.
+	var bad atomic.Int64
+	bad.Store(-1)
+	_ = parallelFor(context.Background(), n, 32, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for _, v := range src.Data[i*src.Stride+i+1 : i*src.Stride+n] {
+				if !(v >= 0 && v <= math.MaxFloat64) {
+					bad.CompareAndSwap(-1, int64(i))
+					return
+				}
+			}
+		}
+	})
+	if i := int(bad.Load()); i >= 0 {
 		for j, v := range src.Data[i*src.Stride+i+1 : i*src.Stride+n] {
-			if !(v >= 0) || math.IsInf(v, 0) {
+			if !(v >= 0 && v <= math.MaxFloat64) {
 				return newErr(ErrNonFinite, op, "entry (%d,%d) is %v, want a finite squared distance", i, i+1+j, v)
 			}
 		}
@@ -129,6 +239,6 @@ func RBFFromDistances(dst, d *mat.SymDense, gamma float64) error {
 	if err != nil {
 		return ctxErr(op, err)
 	}
-	mirrorLower(out.Data, out.Stride, n)
+	mirrorLowerParallel(out.Data, out.Stride, n)
 	return nil
 }

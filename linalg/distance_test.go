@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -109,6 +110,62 @@ func TestDistanceErrors(t *testing.T) {
 	} {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, tc.err, tc.want)
+		}
+	}
+}
+
+// TestMedianGammaOfLarge exercises the bracketed median (at least 16384
+// pairs) against a full sort, bitwise, for odd and even pair counts, with
+// points in clusters (many near-equal distances) and with exact ties from
+// repeated points.
+func TestMedianGammaOfLarge(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		n       int
+		repeats bool
+	}{{183, false}, {200, false}, {260, true}, {351, false}} {
+		x := randNormal(uint64(tc.n), tc.n, 4)
+		if tc.repeats {
+			src := mat.DenseCopyOf(x)
+			for i := 0; i < tc.n; i++ { // each point three times
+				copy(x.RawRowView(i), src.RawRowView(i/3))
+			}
+		}
+		var d mat.SymDense
+		if err := SquaredDistances(ctx, &d, x); err != nil {
+			t.Fatal(err)
+		}
+		var all []float64
+		for i := 0; i < tc.n; i++ {
+			for j := i + 1; j < tc.n; j++ {
+				all = append(all, d.At(i, j))
+			}
+		}
+		slices.Sort(all)
+		m := len(all)
+		med := all[m/2]
+		if m%2 == 0 {
+			med = 0.5 * (all[m/2-1] + all[m/2])
+		}
+		g, err := MedianGammaOf(&d)
+		if err != nil || g != 1/med {
+			t.Errorf("n=%d (m=%d): gamma %v, want %v (%v)", tc.n, m, g, 1/med, err)
+		}
+	}
+}
+
+// TestMedianGammaOfLargeInvalid: the bracketed pass validates as it goes.
+func TestMedianGammaOfLargeInvalid(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), -1, math.Inf(1), math.Inf(-1)} {
+		for _, at := range [][2]int{{0, 1}, {100, 150}, {198, 199}} {
+			var d mat.SymDense
+			if err := SquaredDistances(context.Background(), &d, randNormal(9, 200, 3)); err != nil {
+				t.Fatal(err)
+			}
+			d.SetSym(at[0], at[1], bad)
+			if _, err := MedianGammaOf(&d); !errors.Is(err, ErrNonFinite) {
+				t.Errorf("%v at %v: %v, want ErrNonFinite", bad, at, err)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -78,12 +79,41 @@ func prepareDst(op string, dst *mat.SymDense, n int) ([]float64, int, error) {
 
 // mirrorLower copies the upper triangle of the raw storage into the lower
 // one so that both triangles hold the matrix.
+// It works in 32 x 32 tiles so that the strided column writes stay in
+// cache (a row-by-row loop misses on every write for large n).
 func mirrorLower(data []float64, stride, n int) {
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			data[j*stride+i] = data[i*stride+j]
+	for i0 := 0; i0 < n; i0 += mirrorTile {
+		mirrorTileRow(data, stride, n, i0)
+	}
+}
+
+const mirrorTile = 32
+
+// mirrorTileRow mirrors the tiles of rows i0 .. i0+mirrorTile-1 right of
+// the diagonal; it writes only columns i0 .. i0+mirrorTile-1, so different
+// tile rows can be mirrored concurrently.
+func mirrorTileRow(data []float64, stride, n, i0 int) {
+	i1 := min(i0+mirrorTile, n)
+	for j0 := i0; j0 < n; j0 += mirrorTile {
+		j1 := min(j0+mirrorTile, n)
+		for i := i0; i < i1; i++ {
+			row := data[i*stride : i*stride+j1]
+			for j := max(j0, i+1); j < j1; j++ {
+				data[j*stride+i] = row[j]
+			}
 		}
 	}
+}
+
+// mirrorLowerParallel is mirrorLower with the tile rows spread over
+// goroutines.
+func mirrorLowerParallel(data []float64, stride, n int) {
+	nt := (n + mirrorTile - 1) / mirrorTile
+	_ = parallelFor(context.Background(), nt, 1, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			mirrorTileRow(data, stride, n, t*mirrorTile)
+		}
+	})
 }
 
 // CosineNormalize stores K_ij / sqrt(K_ii K_jj) in dst, which may be k
