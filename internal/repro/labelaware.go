@@ -44,16 +44,30 @@ type laSpectra struct {
 	time   time.Duration
 }
 
-func laPrepare(ctx context.Context, d *Data) (*laSpectra, error) {
-	v, err := d.memoize("labelaware", func() (any, error) {
+// laPrepare computes (once per data set and setting) the spectra. The
+// run's base options may change the feature scaling (-scale) and fix the
+// width (-gamma); the defaults are z-scoring and b0.
+func laPrepare(ctx context.Context, d *Data, base *models.Options) (*laSpectra, error) {
+	key := fmt.Sprintf("labelaware/%v/%v", base.Scale, base.Kernel.Gamma)
+	v, err := d.memoize(key, func() (any, error) {
 		t0 := time.Now()
-		xs, _, err := linalg.FitTransform(d.X, linalg.ZScore)
-		if err != nil {
-			return nil, err
+		xs := d.X
+		if base.Scale != models.NoScaling {
+			method := linalg.ZScore
+			if base.Scale == models.MinMax {
+				method = linalg.MinMax
+			}
+			var err error
+			if xs, _, err = linalg.FitTransform(d.X, method); err != nil {
+				return nil, err
+			}
 		}
-		g, err := linalg.MeanGamma(ctx, xs, nil)
-		if err != nil {
-			return nil, err
+		g := base.Kernel.Gamma
+		if g == 0 {
+			var err error
+			if g, err = linalg.MeanGamma(ctx, xs, nil); err != nil {
+				return nil, err
+			}
 		}
 		kern := linalg.RBF{Gamma: g}
 		k, err := linalg.Gram(ctx, kern, xs)
@@ -114,9 +128,9 @@ func topBasis(ctx context.Context, k *mat.SymDense, d int, name string) (*spectr
 // laMethod returns one column of la-table1: build(spectra, labeled, target)
 // gives the low-rank kernel (basis and coefficients); an SVM with C = 100
 // is trained on its labeled block and scored on the other points.
-func laMethod(name string, build func(ctx context.Context, sp *laSpectra, d *Data, labeled, ys []int, target *mat.Dense) (*spectral.Basis, []float64, error)) Method {
+func laMethod(name string, base *models.Options, build func(ctx context.Context, sp *laSpectra, d *Data, labeled, ys []int, target *mat.Dense) (*spectral.Basis, []float64, error)) Method {
 	return Method{Name: name, Run: func(ctx context.Context, d *Data, labeled []int, _ uint64) (Trial, error) {
-		sp, err := laPrepare(ctx, d)
+		sp, err := laPrepare(ctx, d, base)
 		if err != nil {
 			return Trial{}, err
 		}
@@ -178,7 +192,7 @@ func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
 }
 
 // laMethods are the five columns of the paper's Table 1, in its order.
-func laMethods() []Method {
+func laMethods(base *models.Options) []Method {
 	coef := func(des spectral.Design, pick func(*laSpectra) *spectral.Basis) func(ctx context.Context, sp *laSpectra, d *Data, labeled, ys []int, target *mat.Dense) (*spectral.Basis, []float64, error) {
 		return func(ctx context.Context, sp *laSpectra, d *Data, labeled, ys []int, target *mat.Dense) (*spectral.Basis, []float64, error) {
 			b := pick(sp)
@@ -192,19 +206,19 @@ func laMethods() []Method {
 	return []Method{
 		// (5) the non-parametric (order-constrained) graph kernel of Zhu et
 		// al. 2004 on the bottom k normalised-Laplacian eigenvectors.
-		laMethod("Spectral graph kernel", coef(spectral.Order{}, lap)),
+		laMethod("Spectral graph kernel", base, coef(spectral.Order{}, lap)),
 		// (4) Algorithm 1: label-aware vectors (eq. 5) and the top k kernel
 		// eigenvectors, weighted by alignf.
-		laMethod("Label-aware", labelAwareKernel),
+		laMethod("Label-aware", base, labelAwareKernel),
 		// (1) the cluster kernel with the linear transfer r(theta) = theta
 		// on the normalised affinity's eigenpairs.
-		laMethod("Cluster kernel", coef(spectral.Truncated{}, aff)),
+		laMethod("Cluster kernel", base, coef(spectral.Truncated{}, aff)),
 		// (2) the diffusion kernel exp(-lambda/delta) on the normalised
 		// Laplacian's eigenpairs (a diffusion is defined on a Laplacian).
-		laMethod("Diffusion kernel", coef(spectral.Diffusion{Sigma2: 2 / laDiffusionDelta}, lap)),
+		laMethod("Diffusion kernel", base, coef(spectral.Diffusion{Sigma2: 2 / laDiffusionDelta}, lap)),
 		// (3) the maximal-alignment kernel of Cristianini et al. 2002: the
 		// top k kernel eigenvectors weighted to maximise the alignment.
-		laMethod("Max-alignment kernel", coef(labelaware.Design{Weighting: labelaware.WeightAlignf}, top)),
+		laMethod("Max-alignment kernel", base, coef(labelaware.Design{Weighting: labelaware.WeightAlignf}, top)),
 	}
 }
 
