@@ -12,6 +12,7 @@ import (
 	"ukm/eig"
 	"ukm/internal/datatest"
 	"ukm/linalg"
+	"ukm/models/klr"
 	"ukm/models/spectral"
 	"ukm/models/svm"
 )
@@ -450,4 +451,67 @@ func sumOf(v []float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// TestKLROnKernel trains kernel logistic regression on the label-aware
+// kernel in feature form (Phi = V diag(sqrt(w)), O(l r^2) per Newton step)
+// and checks it against KLR on the explicit labeled kernel block (the two
+// forms fit the same model, so their predictions agree) and against the
+// error bound of TestSynthetic.
+func TestKLROnKernel(t *testing.T) {
+	ctx := context.Background()
+	x, y := blobs(600, 5, 4, 3, 1)
+	lab, ly, unl := pickLabeled(y, 2, 10, 3)
+	k, err := Build(ctx, x, lab, ly, 2, &Settings{K: 20, Landmarks: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	phi, err := k.Features()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := &klr.Settings{Lambda: 1e-2}
+	mf, err := klr.FitMultiFeatures(ctx, rows(phi, lab), ly, 2, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := mf.Predict(nil, rows(phi, unl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kl, err := k.Block(lab, lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk, err := klr.FitMultiKernel(ctx, kl, ly, 2, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ku, err := k.Block(unl, lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := mk.Predict(nil, ku)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong, differ := 0, 0
+	for i, j := range unl {
+		if pf[i] != y[j] {
+			wrong++
+		}
+		if pf[i] != pk[i] {
+			differ++
+		}
+	}
+	// Points exactly on the boundary could flip by rounding; none did.
+	if differ > 0 {
+		t.Errorf("feature and kernel forms disagree on %d of %d points", differ, len(unl))
+	}
+	// Same bound and reasoning as TestSynthetic (Bayes error 2.3%).
+	if e := float64(wrong) / float64(len(unl)); e > 0.12 {
+		t.Errorf("KLR error %.3f above 0.12", e)
+	} else {
+		t.Logf("KLR error on %d unlabeled points: %.2f%%", len(unl), 100*e)
+	}
 }
