@@ -115,16 +115,21 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 	return medianGamma(op, d)
 }
 
-// medianGamma returns 1/median of the values d, which it reorders.
+// medianGamma returns 1/median of the values d (all finite or +Inf, as
+// squared distances of finite data are), which it may reorder.
 func medianGamma(op string, d []float64) (float64, error) {
-	// Selection instead of a full sort: O(m) expected rather than O(m log m)
-	// (5x faster at the 61k pairs of a 351-point set).
-	m := len(d)
-	selectFloat(d, m/2)
-	med := d[m/2]
-	if m%2 == 0 {
-		// d[:m/2] now holds the m/2 smallest values; the lower middle is their maximum.
-		med = 0.5 * (slices.Max(d[:m/2]) + med)
+	med, ok, _ := bracketMedian([][]float64{d}, len(d))
+	if !ok {
+		// Too few values to sample, a missed bracket or an overflowed
+		// distance: plain selection, O(m) expected rather than the
+		// O(m log m) of a sort.
+		m := len(d)
+		selectFloat(d, m/2)
+		med = d[m/2]
+		if m%2 == 0 {
+			// d[:m/2] now holds the m/2 smallest values; the lower middle is their maximum.
+			med = 0.5 * (slices.Max(d[:m/2]) + med)
+		}
 	}
 	if med == 0 {
 		return 0, newErr(ErrDegenerate, op, "median squared distance is 0 (too many duplicate points)")
@@ -173,55 +178,8 @@ func pairDists(dst, a, rows []float64, stride, p int) {
 }
 
 // selectFloat is selectKth for plain float64 values (no key function in
-// the inner loops). Large arrays are first split three ways around two
-// pivots read off a sorted strided sample, chosen to bracket the k-th value
-// closely (about 2/sqrt(1024) of the array between them), so that one pass
-// leaves only a few percent of the values to select from instead of the
-// several passes of plain quickselect. The split is only a speed-up: if
-// the k-th value falls outside the bracket, the selection goes on in the
-// part that holds it, with the same result.
+// the inner loops): quickselect with a median-of-three pivot.
 func selectFloat(a []float64, k int) {
-	const ns, margin = 1024, 48
-	if n := len(a); n >= 16*ns {
-		var sample [ns]float64
-		step := n / ns
-		for i := range sample {
-			sample[i] = a[i*step]
-		}
-		slices.Sort(sample[:])
-		r := int(int64(k) * ns / int64(n))
-		plo, phi := sample[max(r-margin, 0)], sample[min(r+margin, ns-1)]
-		// a[:lt] < plo <= a[lt:i] <= phi < a[gt+1:]
-		lt, i, gt := 0, 0, n-1
-		for i <= gt {
-			switch v := a[i]; {
-			case v < plo:
-				a[lt], a[i] = v, a[lt]
-				lt++
-				i++
-			case v > phi:
-				a[i], a[gt] = a[gt], v
-				gt--
-			default:
-				i++
-			}
-		}
-		switch {
-		case k < lt:
-			a = a[:lt]
-		case k > gt:
-			selectRange(a[gt+1:], k-gt-1)
-			return
-		default:
-			selectRange(a[lt:gt+1], k-lt)
-			return
-		}
-	}
-	selectRange(a, k)
-}
-
-// selectRange is quickselect with a median-of-three pivot.
-func selectRange(a []float64, k int) {
 	lo, hi := 0, len(a)-1
 	for lo < hi {
 		m := lo + (hi-lo)/2

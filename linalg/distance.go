@@ -75,40 +75,35 @@ func MedianGammaOf(d *mat.SymDense) (float64, error) {
 		return 0, newErr(ErrEmpty, op, "need at least 2 points, got %d", n)
 	}
 	raw := d.RawSymmetric()
-	upper := func(i int) []float64 { return raw.Data[i*raw.Stride+i+1 : i*raw.Stride+n] }
-	validate := func() error {
-		for i := 0; i < n-1; i++ {
-			for j, x := range upper(i) {
+	rows := make([][]float64, n-1) // the strict upper triangle, row by row
+	for i := range rows {
+		rows[i] = raw.Data[i*raw.Stride+i+1 : i*raw.Stride+n]
+	}
+	m := n * (n - 1) / 2
+	med, ok, valid := bracketMedian(rows, m)
+	if !ok || !valid {
+		// Not validated by a complete pass: check, then select over a copy.
+		for i, row := range rows {
+			for j, x := range row {
 				if !(x >= 0 && x <= math.MaxFloat64) {
-					return newErr(ErrNonFinite, op, "entry (%d,%d) is %v, want a finite squared distance", i, i+1+j, x)
+					return 0, newErr(ErrNonFinite, op, "entry (%d,%d) is %v, want a finite squared distance", i, i+1+j, x)
 				}
 			}
 		}
-		return nil
-	}
-	m := n * (n - 1) / 2
-	med, ok, valid := bracketMedian(upper, n, m)
-	if !valid {
-		return 0, validate()
-	}
-	if ok {
-		if med == 0 {
-			return 0, newErr(ErrDegenerate, op, "median squared distance is 0 (too many duplicate points)")
+		v := make([]float64, 0, m)
+		for _, row := range rows {
+			v = append(v, row...)
 		}
-		return gammaOf(op, med)
+		return medianGamma(op, v)
 	}
-	if err := validate(); err != nil {
-		return 0, err
+	if med == 0 {
+		return 0, newErr(ErrDegenerate, op, "median squared distance is 0 (too many duplicate points)")
 	}
-	v := make([]float64, 0, m)
-	for i := 0; i < n-1; i++ {
-		v = append(v, upper(i)...)
-	}
-	return medianGamma(op, v)
+	return gammaOf(op, med)
 }
 
-// bracketMedian finds the median of the m values upper(0), ..., upper(n-2)
-// (the mean of the two middle values for even m) without copying them all:
+// bracketMedian finds the median of the m values in rows (the mean of the
+// two middle values for even m) without copying them all:
 // two bounds read off a sorted strided sample bracket the middle closely,
 // one pass counts the values below the bracket (keeping their maximum) and
 // gathers those inside it, and the middle is selected among the few
@@ -117,7 +112,7 @@ func MedianGammaOf(d *mat.SymDense) (float64, error) {
 // full copy. The result is exactly the median either way. valid is false
 // if the pass met a negative, infinite or NaN value (the caller then
 // reports it).
-func bracketMedian(upper func(int) []float64, n, m int) (med float64, ok, valid bool) {
+func bracketMedian(rows [][]float64, m int) (med float64, ok, valid bool) {
 	const ns, margin = 1024, 48
 	if m < 16*ns {
 		return 0, false, true
@@ -126,8 +121,10 @@ func bracketMedian(upper func(int) []float64, n, m int) (med float64, ok, valid 
 	step := m / ns
 	// Walk the rows to pick every step-th value.
 	next, pos, s := 0, 0, 0
-	for i := 0; i < n-1 && s < ns; i++ {
-		row := upper(i)
+	for _, row := range rows {
+		if s == ns {
+			break
+		}
 		for next < pos+len(row) && s < ns {
 			sample[s] = row[next-pos]
 			s++
@@ -145,8 +142,8 @@ func bracketMedian(upper func(int) []float64, n, m int) (med float64, ok, valid 
 	below := 0
 	maxBelow := math.Inf(-1)
 	mid := make([]float64, 0, 4*m/ns*margin)
-	for i := 0; i < n-1; i++ {
-		for _, x := range upper(i) {
+	for _, row := range rows {
+		for _, x := range row {
 			// Every branch also validates: x < plo must be >= 0, and
 			// anything above phi must be finite (NaN fails every test).
 			switch {

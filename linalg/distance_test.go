@@ -151,6 +151,10 @@ func TestMedianGammaOfLarge(t *testing.T) {
 		if err != nil || g != 1/med {
 			t.Errorf("n=%d (m=%d): gamma %v, want %v (%v)", tc.n, m, g, 1/med, err)
 		}
+		// MedianGamma's exact path brackets its own array the same way.
+		if g, err := MedianGamma(ctx, x, nil); err != nil || g != 1/med {
+			t.Errorf("n=%d (m=%d): MedianGamma %v, want %v (%v)", tc.n, m, g, 1/med, err)
+		}
 	}
 }
 
