@@ -81,17 +81,8 @@ func laPrepare(ctx context.Context, d *Data, base *models.Options) (*laSpectra, 
 			return nil, err
 		}
 		// Normalised affinity S = D^-1/2 K D^-1/2 (RBF degrees are >= 1).
-		deg := make([]float64, n)
-		raw := k.RawSymmetric()
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				deg[i] += raw.Data[i*raw.Stride+j]
-			}
-		}
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				raw.Data[i*raw.Stride+j] /= math.Sqrt(deg[i] * deg[j])
-			}
+		if err := labelaware.NormalizeKernel(k); err != nil {
+			return nil, err
 		}
 		aff, err := topBasis(ctx, k, kk, d.Name)
 		if err != nil {
@@ -223,28 +214,18 @@ func laMethods(base *models.Options) []Method {
 }
 
 // labelAwareKernel is Algorithm 1 on the cached eigenvectors: the c
-// label-aware vectors D^-1 K_nl Y (labelaware.LabelVectors, normalised to
-// unit length as labelaware.Build does) next to the top k kernel
-// eigenvectors, weighted by alignf on the labeled block.
+// label-aware vectors D^-1 K_nl Y (labelaware.LabelVectors) next to the top
+// k kernel eigenvectors, weighted by alignf on the labeled block
+// (labelaware.Combine).
 func labelAwareKernel(ctx context.Context, sp *laSpectra, d *Data, labeled, ys []int, target *mat.Dense) (*spectral.Basis, []float64, error) {
 	u, err := labelaware.LabelVectors(ctx, sp.kern, sp.xs, labeled, ys, d.Classes)
 	if err != nil {
 		return nil, nil, err
 	}
-	n, c := u.Dims()
-	_, k := sp.kernel.V.Dims()
-	v := mat.NewDense(n, c+k, nil)
-	for j := 0; j < c; j++ {
-		col := mat.Col(nil, j, u)
-		nrm := math.Sqrt(mat.Dot(mat.NewVecDense(n, col), mat.NewVecDense(n, col)))
-		for i := 0; i < n; i++ {
-			if nrm > 0 {
-				v.Set(i, j, col[i]/nrm)
-			}
-		}
+	k, err := labelaware.Combine(ctx, u, sp.kernel.V, labeled, ys, d.Classes, labelaware.WeightAlignf)
+	if err != nil {
+		return nil, nil, err
 	}
-	v.Slice(0, n, c, c+k).(*mat.Dense).Copy(sp.kernel.V)
-	b := &spectral.Basis{Values: make([]float64, c+k), V: v}
-	mu, err := labelaware.Design{Weighting: labelaware.WeightAlignf}.Coefficients(ctx, nil, b, labeled, target)
-	return b, mu, err
+	_, r := k.V.Dims()
+	return &spectral.Basis{Values: make([]float64, r), V: k.V}, k.Weights, nil
 }

@@ -224,7 +224,7 @@ func Build(ctx context.Context, x *mat.Dense, labeled, y []int, classes int, s *
 			return nil, wrapDep(ctx, "kernel matrix", err)
 		}
 		if set.Eigen == LaplacianBottom {
-			if err := normaliseKernel(g); err != nil {
+			if err := NormalizeKernel(g); err != nil {
 				return nil, err
 			}
 		}
@@ -252,10 +252,45 @@ func Build(ctx context.Context, x *mat.Dense, labeled, y []int, classes int, s *
 	}
 	out.Stats.EigenTime = time.Since(t0)
 
-	// V = [u/||u|| | v] (n x (c+k)).
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("labelaware: %w", err)
+	}
+	comb, err := Combine(ctx, u, vecs, labeled, y, classes, set.Weighting)
+	if comb != nil {
+		out.V, out.Weights, out.Alignment = comb.V, comb.Weights, comb.Alignment
+		out.Stats.Constant, out.Stats.QPIterations, out.Stats.KKT = comb.Stats.Constant, comb.Stats.QPIterations, comb.Stats.KKT
+		out.Stats.WeightTime = comb.Stats.WeightTime
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Combine is steps 4 and 5 of Algorithm 1 for vectors computed elsewhere
+// (for example eigenvectors shared by several labelings): the base vectors
+// [u/||u|| | v] (the label-aware vectors u, n x c, scaled to unit norm, then
+// the eigenvectors v, n x k) weighted by the scheme on the labeled block,
+// with weights summing to n. It fills V, Weights, Alignment and the weight
+// statistics of the returned Kernel; Values and the eigenvector statistics
+// are left to the caller.
+func Combine(ctx context.Context, u, v *mat.Dense, labeled, y []int, classes int, scheme Weighting) (*Kernel, error) {
+	if ctx == nil {
+		return nil, inputf(ErrParam, "nil context")
+	}
+	if u == nil || v == nil || u.IsEmpty() || v.IsEmpty() {
+		return nil, inputf(ErrShape, "empty label-aware or eigenvector block")
+	}
+	n, cu := u.Dims()
+	nv, k := v.Dims()
+	if nv != n || cu != classes {
+		return nil, inputf(ErrShape, "label-aware block is %dx%d and eigenvectors %dx%d for %d classes", n, cu, nv, k, classes)
+	}
+	t0 := time.Now()
+	out := &Kernel{Classes: classes}
 	out.V = mat.NewDense(n, classes+k, nil)
 	out.V.Slice(0, n, 0, classes).(*mat.Dense).Copy(u)
-	out.V.Slice(0, n, classes, classes+k).(*mat.Dense).Copy(vecs)
+	out.V.Slice(0, n, classes, classes+k).(*mat.Dense).Copy(v)
 	for j := 0; j < classes; j++ {
 		col := out.V.ColView(j)
 		if nrm := mat.Norm(col, 2); nrm > 0 {
@@ -263,35 +298,41 @@ func Build(ctx context.Context, x *mat.Dense, labeled, y []int, classes int, s *
 			c.Scale(1/nrm, c)
 		}
 	}
-
-	t0 = time.Now()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("labelaware: %w", err)
-	}
 	target, err := spectral.Target(y, classes)
 	if err != nil {
 		return nil, inputf(ErrLabels, "%v", err)
 	}
+	for _, i := range labeled {
+		if i < 0 || i >= n {
+			return nil, inputf(ErrIndex, "labeled index %d outside [0,%d)", i, n)
+		}
+	}
+	if len(labeled) != len(y) {
+		return nil, inputf(ErrLabels, "%d labeled indices but %d labels", len(labeled), len(y))
+	}
 	vl := rows(out.V, labeled)
-	w, st, err := weights(ctx, set.Weighting, vl, target)
+	w, st, err := weights(ctx, scheme, vl, target)
 	out.Stats.Constant, out.Stats.QPIterations, out.Stats.KKT = st.constant, st.iter, st.kkt
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	if err := normaliseSum(w, n); err != nil {
-		return nil, err
+		return out, err
 	}
 	out.Weights = w
 	out.Alignment, err = BlockAlignment(vl, target, w)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	out.Stats.WeightTime = time.Since(t0)
 	return out, nil
 }
 
-// normaliseKernel replaces K by D^-1/2 K D^-1/2 with D = diag(K 1).
-func normaliseKernel(g *mat.SymDense) error {
+// NormalizeKernel replaces K by the normalised affinity D^-1/2 K D^-1/2,
+// D = diag(K 1), whose top eigenvectors are the bottom ones of the
+// normalised Laplacian I - D^-1/2 K D^-1/2. A degree that is not positive
+// and finite is an ErrDegenerate error (K is then unchanged).
+func NormalizeKernel(g *mat.SymDense) error {
 	n := g.SymmetricDim()
 	d := make([]float64, n)
 	for i := 0; i < n; i++ {

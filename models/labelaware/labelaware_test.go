@@ -515,3 +515,50 @@ func TestKLROnKernel(t *testing.T) {
 		t.Logf("KLR error on %d unlabeled points: %.2f%%", len(unl), 100*e)
 	}
 }
+
+// TestCombine: Combine on the vectors Build used gives Build's kernel, and
+// mismatched blocks or indices are errors.
+func TestCombine(t *testing.T) {
+	ctx := context.Background()
+	x, y := blobs(300, 5, 4, 3, 1)
+	lab, ly, _ := pickLabeled(y, 2, 10, 3)
+	k, err := Build(ctx, x, lab, ly, 2, &Settings{K: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := k.V.Dims()
+	u := k.V.Slice(0, n, 0, 2).(*mat.Dense)
+	v := k.V.Slice(0, n, 2, 12).(*mat.Dense)
+	c, err := Combine(ctx, u, v, lab, ly, 2, WeightAlignf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range k.Weights {
+		// Same inputs, same QP: equal to rounding of the (already unit)
+		// column rescaling.
+		if math.Abs(c.Weights[i]-w) > 1e-9*float64(n) {
+			t.Fatalf("weight %d: Combine %v, Build %v", i, c.Weights[i], w)
+		}
+	}
+	if math.Abs(c.Alignment-k.Alignment) > 1e-12 {
+		t.Errorf("alignment %v, Build %v", c.Alignment, k.Alignment)
+	}
+	for _, tc := range []struct {
+		name string
+		u, v *mat.Dense
+		lab  []int
+		ys   []int
+		c    int
+		want error
+	}{
+		{"rows differ", u, v.Slice(0, n-1, 0, 10).(*mat.Dense), lab, ly, 2, ErrShape},
+		{"classes differ", u, v, lab, ly, 3, ErrShape},
+		{"empty", &mat.Dense{}, v, lab, ly, 2, ErrShape},
+		{"index out of range", u, v, append(append([]int(nil), lab[:len(lab)-1]...), n), ly, 2, ErrIndex},
+		{"labels short", u, v, lab, ly[:len(ly)-1], 2, ErrLabels},
+	} {
+		if _, err := Combine(ctx, tc.u, tc.v, tc.lab, tc.ys, tc.c, WeightAlignf); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
