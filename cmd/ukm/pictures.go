@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/internal/dataset"
+	"ukm/internal/repro"
 	"ukm/models"
 )
 
@@ -77,7 +78,10 @@ func pictures(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		lab := drawLabeled(s.Y, *labeled, *seed)
+		lab, err := repro.SampleLabeled(rand.New(rand.NewPCG(*seed, 0x91c7)), s.Y, 2, *labeled)
+		if err != nil {
+			return err
+		}
 		for _, pm := range pictureMethods(*seed) {
 			m, err := models.Fit(ctx, s.X, lab, pick(s.Y, lab), &pm.opts)
 			if err != nil {
@@ -99,39 +103,6 @@ func pictures(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	return nil
-}
-
-// drawLabeled draws l labeled indices with every class present (the first
-// two draws are one point of each class).
-func drawLabeled(y []int, l int, seed uint64) []int {
-	rng := rand.New(rand.NewPCG(seed, 0x91c7))
-	perm := rng.Perm(len(y))
-	var lab []int
-	seen := map[int]bool{}
-	for _, i := range perm { // one of each class first
-		if !seen[y[i]] {
-			seen[y[i]] = true
-			lab = append(lab, i)
-		}
-	}
-	for _, i := range perm {
-		if len(lab) >= l {
-			break
-		}
-		if !contains(lab, i) {
-			lab = append(lab, i)
-		}
-	}
-	return lab
-}
-
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func unlabeledAccuracy(m *models.Model, y, lab []int) (float64, error) {
