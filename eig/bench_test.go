@@ -44,16 +44,31 @@ func reportTopD(b *testing.B, res *Result) {
 	b.ReportMetric(worst/eps, "relres/eps")
 }
 
+// BenchmarkTopD times every solver on the RBF kernel of benchKernel; the
+// block method also with the final refinement turned off
+// (solver=block/refine=off), to price the refinement in the same run.
 func BenchmarkTopD(b *testing.B) {
 	ctx := context.Background()
-	for _, s := range []Solver{Block{}, ThickRestart{}, Lanczos{}, Reference{}} {
+	type variant struct {
+		s    Solver
+		name string
+		set  *Settings
+	}
+	variants := []variant{
+		{Block{}, "block", nil},
+		{Block{}, "block/refine=off", &Settings{NoRefine: true}},
+		{ThickRestart{}, "thick-restart", nil},
+		{Lanczos{}, "lanczos", nil},
+		{Reference{}, "dense", nil},
+	}
+	for _, v := range variants {
 		for _, n := range []int{500, 1000, 2000, 4000} {
-			if _, ok := s.(Reference); ok && n > 2000 {
+			if _, ok := v.s.(Reference); ok && n > 2000 {
 				continue // O(n^3): minutes at n = 4000
 			}
 			var op *Dense
 			for _, d := range []int{10, 20, 50} {
-				b.Run(fmt.Sprintf("solver=%s/n=%d/d=%d", s.Name(), n, d), func(b *testing.B) {
+				b.Run(fmt.Sprintf("solver=%s/n=%d/d=%d", v.name, n, d), func(b *testing.B) {
 					if op == nil {
 						op = benchKernel(b, n)
 					}
@@ -62,7 +77,7 @@ func BenchmarkTopD(b *testing.B) {
 					var res *Result
 					for b.Loop() {
 						var err error
-						res, err = s.Solve(ctx, op, d, nil)
+						res, err = v.s.Solve(ctx, op, d, v.set)
 						if err != nil {
 							b.Fatal(err)
 						}

@@ -787,6 +787,16 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 		ay := mat.NewDense(nw, k.n, nil)
 		mulVecs(k.a, ay, y)
 		k.matvecs += nw
+		if k.cfg.refine && status == Success {
+			if vals, resid, yr, ok := k.refineAll(y, ay); ok {
+				res.Values, res.Residuals = vals, resid
+				res.MatVecs = k.matvecs
+				res.NormEstimate = k.normA
+				res.Vectors = mat.NewDense(k.n, nw, nil)
+				res.Vectors.Copy(yr.T())
+				return res
+			}
+		}
 		bl := blas64.Implementation()
 		for a := 0; a < nw; a++ {
 			// The Rayleigh quotient of the final (re-orthonormalised) unit
@@ -795,7 +805,7 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 			// (possible only within a cluster narrower than the residuals).
 			// A full Rayleigh-Ritz step on span(y) was tried instead and
 			// measured worse (its own rotation adds rounding).
-			q := bl.Ddot(k.n, y.RawRowView(a), 1, ay.RawRowView(a), 1)
+			q := dot2(y.RawRowView(a), ay.RawRowView(a))
 			if k.inOrder(res.Values, a, q) {
 				res.Values[a] = q
 			}

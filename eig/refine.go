@@ -1,0 +1,327 @@
+package eig
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// maxRefine is the largest number of pairs the final refinement handles;
+// its projected problem has twice as many rows and is solved by Jacobi
+// rotations, whose cost grows with the cube of that size.
+const maxRefine = 128
+
+// refinePasses bounds the refinement steps; refineFloor is the residual
+// (relative to ||A||, in units of 2^-52) below which a pair needs no more.
+const (
+	refinePasses = 3
+	refineFloor  = 2
+)
+
+// refineAll applies refine until every residual is at most refineFloor
+// units of round-off times ||A||, a step stops helping (the largest
+// residual must fall by a third), or refinePasses steps are done. A second
+// step is needed when a wanted eigenvalue lies close to an unwanted one:
+// the first step then resolves only part of the error along the unwanted
+// eigenvector. It returns false if no step improved on the input.
+func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat.Dense, ok bool) {
+	floor := refineFloor * 2 * dlamchE * k.normA
+	worst := math.Inf(1)
+	for pass := 0; pass < refinePasses; pass++ {
+		// The first step takes every residual: the couplings among
+		// the pairs are part of what it corrects.
+		f := floor
+		if pass == 0 {
+			f = 0
+		}
+		v, r, yn, ayn, done := k.refine(y, ay, f)
+		if !done {
+			break
+		}
+		w := 0.0
+		for _, x := range r {
+			w = math.Max(w, x)
+		}
+		improved := w < worst*2/3
+		values, resid, ynew, ok = v, r, yn, true
+		y, ay, worst = yn, ayn, w
+		if w <= floor || !improved {
+			break
+		}
+	}
+	return values, resid, ynew, ok
+}
+
+// refine improves converged Ritz pairs by one Rayleigh-Ritz step on
+// span[Y, R], where the rows of y are the Ritz vectors, the rows of ay
+// their images A y and R = A Y - Y Θ the residuals (Θ the Rayleigh
+// quotients). It costs one product with the operator for the residual
+// block.
+//
+// Why it helps: at convergence the Ritz vectors carry errors of a few units
+// of round-off, and for a pair whose eigenvalue is far from the others (the
+// top eigenvalue of a kernel matrix, often ten times the next) that error
+// times the gap is the residual. Two things keep the error there. First,
+// the projected eigenproblem of the iteration is solved with a backward
+// error of eps·||A||, which moves the top vector by eps times a factor that
+// grows with the basis size. Second, any Rayleigh-Ritz step that forms the
+// projected matrix as Yᵀ(A Y) loses the small couplings to cancellation:
+// (A y_a) is about θ_a y_a, so yᵀ_b(A y_a) is θ_a times a rounding error.
+// Here the couplings come from the residuals instead (yᵀ_b A y_a =
+// yᵀ_b r_a exactly when y_b ⊥ y_a), the Rayleigh quotients from
+// compensated dot products, and the projected matrix, whose off-diagonal
+// entries are tiny next to its diagonal, is diagonalised by Jacobi
+// rotations, which compute the small rotation angles to high relative
+// accuracy. On the n = 2000 and 4000 RBF kernels of the benchmarks this
+// takes the worst residual from 6-7 to 1.0 units of round-off (2^-52)
+// times ||A||, evaluated in twice the working precision.
+//
+// Only the residuals of pairs above floor (an absolute residual norm) join
+// the basis, so a repeated step costs products only for the pairs that
+// still need them.
+//
+// On success it returns the refined values (in the wanted order), vectors
+// and their images (rows), explicit residual norms (from the images, which
+// are carried along), and true. It returns false, leaving y and ay
+// unchanged, when the refined pairs are not better (largest residual), or
+// the step cannot be formed.
+func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float64, ynew, aynew *mat.Dense, ok bool) {
+	nw, n := y.Dims()
+	if nw == 0 || nw > maxRefine || 2*nw > n {
+		return nil, nil, nil, nil, false
+	}
+	bl := blas64.Implementation()
+	theta := make([]float64, nw)
+	old := 0.0
+	// Stacked basis [Y; R̂] and images [A Y; A R̂].
+	basis := mat.NewDense(2*nw, n, nil)
+	img := mat.NewDense(2*nw, n, nil)
+	r := mat.NewDense(nw, n, nil)
+	for a := 0; a < nw; a++ {
+		ya, aya := y.RawRowView(a), ay.RawRowView(a)
+		theta[a] = dot2(ya, aya) / dot2(ya, ya)
+		ra := r.RawRowView(a)
+		copy(ra, aya)
+		bl.Daxpy(n, -theta[a], ya, 1, ra, 1)
+		old = math.Max(old, rowNorm(ra))
+		copy(basis.RawRowView(a), ya)
+		copy(img.RawRowView(a), aya)
+	}
+	if old == 0 || math.IsNaN(old) || math.IsInf(old, 0) {
+		return nil, nil, nil, nil, false
+	}
+	// R̂: the residuals, scaled to unit rows, made orthogonal to Y (twice)
+	// and orthonormal among themselves; rows that vanish are dropped.
+	rh := basis.Slice(nw, 2*nw, 0, n).(*mat.Dense)
+	q := 0
+	for a := 0; a < nw; a++ {
+		ra := r.RawRowView(a)
+		nr := rowNorm(ra)
+		if nr == 0 || nr <= floor {
+			continue
+		}
+		dst := rh.RawRowView(q)
+		copy(dst, ra)
+		bl.Dscal(n, 1/nr, dst, 1)
+		q++
+	}
+	if q == 0 {
+		return nil, nil, nil, nil, false
+	}
+	rh = basis.Slice(nw, nw+q, 0, n).(*mat.Dense)
+	yr := y.RawMatrix()
+	c := make([]float64, q*nw)
+	for pass := 0; pass < 2; pass++ {
+		rr := rh.RawMatrix()
+		// C = R̂ Yᵀ, R̂ -= C Y.
+		bl.Dgemm(blas.NoTrans, blas.Trans, q, nw, n, 1, rr.Data, rr.Stride, yr.Data, yr.Stride, 0, c, nw)
+		bl.Dgemm(blas.NoTrans, blas.NoTrans, q, n, nw, -1, c, nw, yr.Data, yr.Stride, 1, rr.Data, rr.Stride)
+		orthonormalRows(rh, q)
+	}
+	// Drop rows the orthonormalization could not keep at unit length
+	// (residuals lying in the span of the others or of Y).
+	keep := 0
+	for a := 0; a < q; a++ {
+		row := rh.RawRowView(a)
+		if nr := rowNorm(row); math.Abs(nr-1) > 1e-6 {
+			continue
+		}
+		if keep != a {
+			copy(rh.RawRowView(keep), row)
+		}
+		keep++
+	}
+	q = keep
+	if q == 0 {
+		return nil, nil, nil, nil, false
+	}
+	rh = basis.Slice(nw, nw+q, 0, n).(*mat.Dense)
+	kr := img.Slice(nw, nw+q, 0, n).(*mat.Dense)
+	mulVecs(k.a, kr, rh)
+	k.matvecs += q
+	// Projected matrix H on [Y; R̂], with couplings taken from the
+	// residuals: H_ab = θ_a δ_ab + sym(y_a·r_b), H_a,j = r̂_j·r_a,
+	// H_ij = sym(r̂_i·A r̂_j).
+	m := nw + q
+	h := make([]float64, m*m)
+	rr, kw := rh.RawMatrix(), kr.RawMatrix()
+	rm := r.RawMatrix()
+	yrt := make([]float64, nw*nw)
+	bl.Dgemm(blas.NoTrans, blas.Trans, nw, nw, n, 1, yr.Data, yr.Stride, rm.Data, rm.Stride, 0, yrt, nw)
+	bl.Dgemm(blas.NoTrans, blas.Trans, q, nw, n, 1, rr.Data, rr.Stride, rm.Data, rm.Stride, 0, c, nw)
+	rkr := make([]float64, q*q)
+	bl.Dgemm(blas.NoTrans, blas.Trans, q, q, n, 1, rr.Data, rr.Stride, kw.Data, kw.Stride, 0, rkr, q)
+	for a := 0; a < nw; a++ {
+		h[a*m+a] = theta[a]
+		for b := a + 1; b < nw; b++ {
+			v := 0.5 * (yrt[a*nw+b] + yrt[b*nw+a])
+			h[a*m+b], h[b*m+a] = v, v
+		}
+		for j := 0; j < q; j++ {
+			v := c[j*nw+a]
+			h[a*m+nw+j], h[(nw+j)*m+a] = v, v
+		}
+	}
+	for i := 0; i < q; i++ {
+		for j := i; j < q; j++ {
+			v := 0.5 * (rkr[i*q+j] + rkr[j*q+i])
+			h[(nw+i)*m+nw+j], h[(nw+j)*m+nw+i] = v, v
+		}
+	}
+	for _, v := range h {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, nil, nil, nil, false
+		}
+	}
+	z := make([]float64, m*m)
+	if !jacobiEigen(m, h, z) {
+		return nil, nil, nil, nil, false
+	}
+	// The nw wanted Ritz pairs of H, in the wanted order.
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		di, dj := k.sign*h[i*m+i], k.sign*h[j*m+j]
+		switch {
+		case di > dj:
+			return -1
+		case di < dj:
+			return 1
+		}
+		return 0
+	})
+	// G (nw x m): row a holds the coefficients of refined vector a.
+	g := make([]float64, nw*m)
+	values = make([]float64, nw)
+	for a := 0; a < nw; a++ {
+		j := idx[a]
+		values[a] = h[j*m+j]
+		for i := 0; i < m; i++ {
+			g[a*m+i] = z[i*m+j]
+		}
+	}
+	ynew = mat.NewDense(nw, n, nil)
+	aynew = mat.NewDense(nw, n, nil)
+	br, ir := basis.RawMatrix(), img.RawMatrix()
+	yn, an := ynew.RawMatrix(), aynew.RawMatrix()
+	bl.Dgemm(blas.NoTrans, blas.NoTrans, nw, n, m, 1, g, m, br.Data, br.Stride, 0, yn.Data, yn.Stride)
+	bl.Dgemm(blas.NoTrans, blas.NoTrans, nw, n, m, 1, g, m, ir.Data, ir.Stride, 0, an.Data, an.Stride)
+	resid = make([]float64, nw)
+	worst := 0.0
+	for a := 0; a < nw; a++ {
+		ra := r.RawRowView(a)
+		copy(ra, aynew.RawRowView(a))
+		bl.Daxpy(n, -values[a], ynew.RawRowView(a), 1, ra, 1)
+		resid[a] = rowNorm(ra)
+		worst = math.Max(worst, resid[a])
+	}
+	if !(worst < old) {
+		return nil, nil, nil, nil, false
+	}
+	return values, resid, ynew, aynew, true
+}
+
+// jacobiEigen diagonalises the symmetric m x m matrix h (row-major, full
+// storage) in place by cyclic Jacobi rotations and accumulates them in z
+// (column j of z is the eigenvector of h[j][j] on return). A rotation is
+// skipped when its angle would be below the round-off of the entries it
+// changes. It returns false if the sweeps do not settle.
+func jacobiEigen(m int, h, z []float64) bool {
+	for i := range z[:m*m] {
+		z[i] = 0
+	}
+	for i := 0; i < m; i++ {
+		z[i*m+i] = 1
+	}
+	scale := 0.0
+	for i := 0; i < m; i++ {
+		scale = math.Max(scale, math.Abs(h[i*m+i]))
+	}
+	tiny := dlamchE * dlamchE * scale
+	for sweep := 0; sweep < 60; sweep++ {
+		rotated := false
+		for p := 0; p < m; p++ {
+			for r := p + 1; r < m; r++ {
+				apr := h[p*m+r]
+				app, arr := h[p*m+p], h[r*m+r]
+				// Negligible: the rotation angle (about apr / (arr - app))
+				// is below eps/32, or the entry is tiny.
+				if math.Abs(apr) <= tiny || math.Abs(apr) <= dlamchE/32*math.Abs(arr-app) {
+					continue
+				}
+				rotated = true
+				tau := (arr - app) / (2 * apr)
+				t := 1 / (math.Abs(tau) + math.Sqrt(1+tau*tau))
+				if tau < 0 {
+					t = -t
+				}
+				cs := 1 / math.Sqrt(1+t*t)
+				sn := t * cs
+				for i := 0; i < m; i++ {
+					hp, hr := h[i*m+p], h[i*m+r]
+					h[i*m+p] = cs*hp - sn*hr
+					h[i*m+r] = sn*hp + cs*hr
+				}
+				pr, rrow := h[p*m:(p+1)*m], h[r*m:(r+1)*m]
+				for i := range pr {
+					hp, hr := pr[i], rrow[i]
+					pr[i] = cs*hp - sn*hr
+					rrow[i] = sn*hp + cs*hr
+				}
+				h[p*m+r], h[r*m+p] = 0, 0
+				for i := 0; i < m; i++ {
+					zp, zr := z[i*m+p], z[i*m+r]
+					z[i*m+p] = cs*zp - sn*zr
+					z[i*m+r] = sn*zp + cs*zr
+				}
+			}
+		}
+		if !rotated {
+			return true
+		}
+	}
+	return false
+}
+
+// dot2 returns the dot product of x and y computed in twice the working
+// precision (the products split exactly with FMA, the sums compensated),
+// then rounded: accurate to a unit of round-off unless the result cancels
+// to far below the terms.
+func dot2(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s, c float64
+	for i, xv := range x {
+		p := xv * y[i]
+		pe := math.FMA(xv, y[i], -p)
+		t := s + p
+		z := t - s
+		c += (s - (t - z)) + (p - z) + pe
+		s = t
+	}
+	return s + c
+}
