@@ -229,7 +229,7 @@ func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, e
 // eigen computes the basis: the top d eigenpairs of a kernel (descending) or
 // the bottom d of a Laplacian (ascending), cut by EnergyFraction.
 func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error {
-	settings := &eig.Settings{Seed: pr.opt.Seed}
+	settings := &eig.Settings{Seed: pr.opt.Seed, Tol: pr.opt.EigTol}
 	if pr.opt.Design.graph() {
 		settings.Which = eig.Smallest
 	}
