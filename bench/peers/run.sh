@@ -35,7 +35,7 @@ mkdir -p "$out/data"
 res="$out/results.jsonl"
 : >"$res"
 
-(cd "$root" && go run ./bench/peers/gen -out "$out/data" -n "$ns" -d "$ds") >&2
+(cd "$root" && go run ./bench/peers/gen -out "$out/data" -n "$ns" -d "$ds" -pairs "10,20,50") >&2
 
 {
 	echo "## Peer timings"
@@ -63,14 +63,27 @@ for t in $threads; do
 	esac
 done
 
+case " $only " in *" eig "*)
+	# accuracy of our pairs against ARPACK's, both in extended precision
+	# (untimed; prints its own table)
+	"$py" "$here/accuracy.py" --dir "$out/data" --out "$out/accuracy.jsonl" --n "$ns" --k "10,20,50" \
+		>"$out/accuracy.md" ;;
+esac
+
 echo "- load after: $(uptime | sed 's/.*load average/load average/')" >>"$out/header.md"
 {
 	cat "$out/header.md"
 	echo
 	"$py" "$here/tables.py" "$res" "$out/data"
+	if [ -s "$out/accuracy.md" ]; then
+		echo
+		echo "### Accuracy in extended precision (units of 2^-52)"
+		echo
+		cat "$out/accuracy.md"
+	fi
 } | tee "$out/tables.md"
 
 if [ "${KEEP_DATA:-0}" != 1 ]; then
-	rm -f "$out"/data/rbf_n*.bin
+	rm -f "$out"/data/rbf_n*.bin "$out"/data/rbf_n*_ukm_k*.bin
 fi
 echo "results: $out/results.jsonl, tables: $out/tables.md" >&2

@@ -16,6 +16,12 @@
 // with P = 2H, q = 0, b = 1, together with our solver's answer as a reference
 // ("ref": objective, μ, status and KKT residuals). Writing -n "" or -d ""
 // skips that family.
+//
+// With -pairs (a list of k) it also writes, for every n and k, the top-k
+// eigenpairs our default solver (eig.TopD, default settings) returns for
+// the kernel: rbf_nN_ukm_kK.bin, k values then the n×k vectors (row-major),
+// little-endian float64, for accuracy.py to compare with ARPACK's in
+// extended precision.
 package main
 
 import (
@@ -32,7 +38,10 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ukm/bench/peers/inputs"
+	"ukm/eig"
 	"ukm/qp"
 )
 
@@ -40,8 +49,9 @@ func main() {
 	out := flag.String("out", "", "output directory (default: a new temporary directory)")
 	ns := flag.String("n", "500,1000,2000,4000", "comma-separated kernel sizes")
 	ds := flag.String("d", "10,20,50,100,200", "comma-separated SKL sizes d")
+	ps := flag.String("pairs", "", "comma-separated k: also write our top-k eigenpairs of each kernel")
 	flag.Parse()
-	if err := run(*out, *ns, *ds); err != nil {
+	if err := run(*out, *ns, *ds, *ps); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
@@ -63,8 +73,12 @@ func parseList(s string) ([]int, error) {
 	return v, nil
 }
 
-func run(out, nlist, dlist string) error {
+func run(out, nlist, dlist, plist string) error {
 	ns, err := parseList(nlist)
+	if err != nil {
+		return err
+	}
+	ks, err := parseList(plist)
 	if err != nil {
 		return err
 	}
@@ -81,8 +95,14 @@ func run(out, nlist, dlist string) error {
 		return err
 	}
 	for _, n := range ns {
-		if err := writeRBF(out, n); err != nil {
+		k, err := writeRBF(out, n)
+		if err != nil {
 			return err
+		}
+		for _, kk := range ks {
+			if err := writePairs(out, k, kk); err != nil {
+				return err
+			}
 		}
 	}
 	if len(ds) > 0 {
@@ -110,19 +130,19 @@ type rbfHeader struct {
 	Generator string  `json:"generator"`
 }
 
-func writeRBF(dir string, n int) error {
+func writeRBF(dir string, n int) (*mat.SymDense, error) {
 	x, err := inputs.RBFPoints(n, inputs.RBFDim, inputs.RBFSeed)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	k, gamma, err := inputs.RBFKernel(x)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	name := fmt.Sprintf("rbf_n%d.bin", n)
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	var buf [8]byte
@@ -131,12 +151,12 @@ func writeRBF(dir string, n int) error {
 			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(k.At(i, j)))
 			if _, err := w.Write(buf[:]); err != nil {
 				f.Close()
-				return err
+				return nil, err
 			}
 		}
 	}
 	if err := errors.Join(w.Flush(), f.Close()); err != nil {
-		return err
+		return nil, err
 	}
 	h := rbfHeader{
 		N: n, P: inputs.RBFDim, Seed: inputs.RBFSeed, Gamma: gamma, File: name,
@@ -144,7 +164,48 @@ func writeRBF(dir string, n int) error {
 		Generator: "inputs.RBFPoints (PCG(seed, 11), NormFloat64 row by row) + inputs.RBFKernel",
 	}
 	fmt.Printf("rbf n=%d gamma=%.17g\n", n, gamma)
-	return writeJSON(filepath.Join(dir, fmt.Sprintf("rbf_n%d.json", n)), h)
+	return k, writeJSON(filepath.Join(dir, fmt.Sprintf("rbf_n%d.json", n)), h)
+}
+
+// writePairs writes the top-kk eigenpairs of k found by eig.TopD with its
+// defaults: kk values, then the n×kk vectors row by row.
+func writePairs(dir string, k *mat.SymDense, kk int) error {
+	n := k.SymmetricDim()
+	op, err := eig.NewDense(k)
+	if err != nil {
+		return err
+	}
+	res, err := eig.TopD(context.Background(), op, kk, nil)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("rbf_n%d_ukm_k%d.bin", n, kk)))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	put := func(v float64) error {
+		var buf [8]byte
+		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+		_, err := w.Write(buf[:])
+		return err
+	}
+	for _, v := range res.Values {
+		if err := put(v); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < kk; j++ {
+			if err := put(res.Vectors.At(i, j)); err != nil {
+				f.Close()
+				return err
+			}
+		}
+	}
+	fmt.Printf("pairs n=%d k=%d products=%d\n", n, kk, res.MatVecs)
+	return errors.Join(w.Flush(), f.Close())
 }
 
 type kktJSON struct {
