@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -14,7 +13,10 @@ import (
 // and a zero diagonal. Each distance is summed directly over the
 // coordinate differences, so it has no cancellation (unlike the
 // ||x||^2 + ||z||^2 - 2 x.z identity the RBF Gram matrix uses) and is
-// bitwise the value MedianGamma ranks. Rows are split across goroutines.
+// bitwise the value MedianGamma ranks. Rows are split across goroutines;
+// on amd64 processors with AVX2 each instruction works on four pairs, every
+// lane summing over the coordinates in the same order with no fused
+// multiply-add, so the values are the same bits on every processor.
 // An empty dst is resized; otherwise it must be n x n and must not share
 // storage with x.
 //
@@ -30,7 +32,7 @@ func SquaredDistances(ctx context.Context, dst *mat.SymDense, x *mat.Dense) erro
 	if dst == nil {
 		return newErr(ErrShape, op, "destination is nil")
 	}
-	n, p, err := checkData(op, x)
+	n, _, err := checkData(op, x)
 	if err != nil {
 		return err
 	}
@@ -41,21 +43,10 @@ func SquaredDistances(ctx context.Context, dst *mat.SymDense, x *mat.Dense) erro
 	} else if overlaps(dst.RawSymmetric().Data, x.RawMatrix().Data) {
 		return newErr(ErrShape, op, "destination shares storage with the data")
 	}
-	raw := x.RawMatrix()
 	out := dst.RawSymmetric()
-	err = parallelFor(ctx, n, 16, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			row := out.Data[i*out.Stride : i*out.Stride+n]
-			row[i] = 0
-			if i < n-1 {
-				pairDists(row[i+1:], raw.Data[i*raw.Stride:i*raw.Stride+p], raw.Data[(i+1)*raw.Stride:], raw.Stride, p)
-			}
-		}
-	})
-	if err != nil {
+	if err := squaredDistancesInto(ctx, out.Data, out.Stride, x.RawMatrix(), hasPairsAVX2); err != nil {
 		return ctxErr(op, err)
 	}
-	mirrorLowerParallel(out.Data, out.Stride, n)
 	return nil
 }
 
@@ -104,15 +95,31 @@ func MedianGammaOf(d *mat.SymDense) (float64, error) {
 
 // bracketMedian finds the median of the m values in rows (the mean of the
 // two middle values for even m) without copying them all:
-// two bounds read off a sorted strided sample bracket the middle closely,
+// two bounds read off a strided sample bracket the middle closely,
 // one pass counts the values below the bracket (keeping their maximum) and
 // gathers those inside it, and the middle is selected among the few
 // gathered. It reports false when the bracket misses the middle or there
 // are too few values for sampling to pay; the caller then selects over a
 // full copy. The result is exactly the median either way. valid is false
-// if the pass met a negative, infinite or NaN value (the caller then
-// reports it).
+// if the pass met a value outside [+0, MaxFloat64] (negative, -0, infinite
+// or NaN); the caller then checks the values itself.
+//
+// The pass has no branch to mispredict (about half the values fall below
+// the bracket, at random): with AVX2 it compares four values at a time and
+// packs those inside the bracket with a permutation; the portable loop
+// compares bit patterns (for values in [+0, MaxFloat64] the order of the
+// IEEE bits as unsigned integers is the order of the numbers, so every
+// test is a subtraction and a shift). The sample's bounds are found by
+// selection, not sorting.
 func bracketMedian(rows [][]float64, m int) (med float64, ok, valid bool) {
+	return bracketMedianPath(rows, m, hasPairsAVX2)
+}
+
+// bracketMedianPath is bracketMedian with the pass made by the AVX2 kernel
+// bracketRow (useAsm, only when hasPairsAVX2) or by the portable loop.
+// Both give the same median; they differ only in what they call valid
+// (the kernel compares floats and lets -0 through).
+func bracketMedianPath(rows [][]float64, m int, useAsm bool) (med float64, ok, valid bool) {
 	const ns, margin = 1024, 48
 	if m < 16*ns {
 		return 0, false, true
@@ -132,44 +139,73 @@ func bracketMedian(rows [][]float64, m int) (med float64, ok, valid bool) {
 		}
 		pos += len(row)
 	}
-	slices.Sort(sample[:s])
-	k := m / 2
-	r := int(int64(k) * int64(s) / int64(m))
-	plo, phi := sample[max(r-margin, 0)], sample[min(r+margin, s-1)]
-	if !(plo >= 0 && phi <= math.MaxFloat64) {
+	var sampleMax uint64
+	for _, v := range sample[:s] {
+		sampleMax = max(sampleMax, math.Float64bits(v))
+	}
+	if sampleMax >= infBits {
 		return 0, false, false
 	}
-	below := 0
-	maxBelow := math.Inf(-1)
-	mid := make([]float64, 0, 4*m/ns*margin)
+	k := m / 2
+	r := int(int64(k) * int64(s) / int64(m))
+	ilo, ihi := max(r-margin, 0), min(r+margin, s-1)
+	selectFloat(sample[:s], ihi)
+	selectFloat(sample[:ihi], ilo) // the ihi smallest values come first
+	plo, phi := sample[ilo], sample[ihi]
+	lo, hi := math.Float64bits(plo), math.Float64bits(phi)
+
+	var below int
+	var maxBelow, all uint64 // bits of the largest value below lo; of any value
+	// About 2 margin/ns of the values fall inside the bracket; room for
+	// 25% more than that (the buffer grows in the rare case of more).
+	mid := make([]float64, 5*m/ns*margin/2)
+	cnt := 0
 	for _, row := range rows {
-		for _, x := range row {
-			// Every branch also validates: x < plo must be >= 0, and
-			// anything above phi must be finite (NaN fails every test).
-			switch {
-			case x < plo:
-				if x < 0 {
-					return 0, false, false
-				}
-				below++
-				if x > maxBelow {
-					maxBelow = x
-				}
-			case x <= phi:
-				mid = append(mid, x)
-			case !(x <= math.MaxFloat64):
+		if cnt+len(row)+4 > len(mid) {
+			// Many values inside the bracket (ties): make room for a row
+			// and the four-value stores of the kernel.
+			grown := make([]float64, 2*len(mid)+len(row)+4)
+			copy(grown, mid[:cnt])
+			mid = grown
+		}
+		if n4 := len(row) &^ 3; useAsm && n4 > 0 {
+			b, mb, c, v := bracketRow(&row[0], n4, plo, phi, &mid[cnt])
+			if v == 0 {
 				return 0, false, false
 			}
+			below += b
+			if mb > 0 { // not ±0: the bits then order as the values
+				maxBelow = max(maxBelow, math.Float64bits(mb))
+			}
+			cnt += c
+			row = row[n4:]
+		}
+		for _, x := range row {
+			b := math.Float64bits(x)
+			all = max(all, b)
+			// With b, lo and hi below 1<<63, the top bit of b-lo is set
+			// exactly when b < lo, and that of hi-b when b > hi.
+			lt := (b - lo) >> 63
+			gt := (hi - b) >> 63
+			below += int(lt)
+			maxBelow = max(maxBelow, b&-lt)
+			mid[cnt] = x // kept only when inside: cnt advances by 0 or 1
+			cnt += int(1 ^ (lt | gt))
 		}
 	}
+	if all >= infBits {
+		return 0, false, false
+	}
 	kk := k - below
-	if kk < 0 || kk >= len(mid) {
+	if kk < 0 || kk >= cnt {
 		return 0, false, true
 	}
+	mid = mid[:cnt]
 	selectFloat(mid, kk)
 	med = mid[kk]
 	if m%2 == 0 {
-		lower := maxBelow
+		// kk = 0 needs a value below the bracket: k >= 1 of them then.
+		lower := math.Float64frombits(maxBelow)
 		if kk > 0 {
 			lower = slices.Max(mid[:kk])
 		}
@@ -177,6 +213,10 @@ func bracketMedian(rows [][]float64, m int) (med float64, ok, valid bool) {
 	}
 	return med, true, true
 }
+
+// infBits is the bit pattern of +Inf: the bits of a float64 in
+// [+0, MaxFloat64] are exactly the unsigned integers below it.
+const infBits = 0x7ff0000000000000
 
 // RBFFromDistances sets dst to the RBF kernel exp(-gamma d_ij) of the
 // squared distances d (dst may be d itself: the update is in place). The
@@ -202,40 +242,44 @@ func RBFFromDistances(dst, d *mat.SymDense, gamma float64) error {
 	if &src.Data[0] != &out.Data[0] && overlaps(src.Data, out.Data) {
 		return newErr(ErrShape, op, "destination overlaps the distances without being the same matrix")
 	}
-	// Validate everything before writing anything: dst may be d. Rows are
-	// checked in parallel; the first bad row found is reported.
-	var bad atomic.Int64
-	bad.Store(-1)
-	_ = parallelFor(context.Background(), n, 32, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			for _, v := range src.Data[i*src.Stride+i+1 : i*src.Stride+n] {
+	// Validate everything before writing anything: dst may be d. A
+	// branch-free scan finds whether any entry may be outside
+	// [0, MaxFloat64]; only then are the entries tested one by one.
+	if !allDistancesUpper(src.Data, src.Stride, n) {
+		for i := 0; i < n-1; i++ {
+			for j, v := range src.Data[i*src.Stride+i+1 : i*src.Stride+n] {
 				if !(v >= 0 && v <= math.MaxFloat64) {
-					bad.CompareAndSwap(-1, int64(i))
-					return
+					return newErr(ErrNonFinite, op, "entry (%d,%d) is %v, want a finite squared distance", i, i+1+j, v)
 				}
 			}
 		}
-	})
-	if i := int(bad.Load()); i >= 0 {
-		for j, v := range src.Data[i*src.Stride+i+1 : i*src.Stride+n] {
-			if !(v >= 0 && v <= math.MaxFloat64) {
-				return newErr(ErrNonFinite, op, "entry (%d,%d) is %v, want a finite squared distance", i, i+1+j, v)
-			}
-		}
 	}
-	err := parallelFor(context.Background(), n, 16, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) {
+	// Each kernel value goes to both triangles as it is computed; the
+	// tiles keep the column writes of the lower triangle in cache. Row i
+	// reads only entries right of the diagonal and writes the lower
+	// triangle only below it, so d may be dst.
+	const jb = 128
+	err := pairsFor(context.Background(), n, 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			s := src.Data[i*src.Stride+i+1 : i*src.Stride+n]
-			o := out.Data[i*out.Stride+i+1 : i*out.Stride+n]
-			for j, v := range s {
-				o[j] = math.Exp(-gamma * v)
-			}
 			out.Data[i*out.Stride+i] = 1
+		}
+		for j0 := lo + 1; j0 < n; j0 += jb {
+			j1 := min(j0+jb, n)
+			for i := lo; i < min(hi, j1-1); i++ {
+				c0 := max(j0, i+1)
+				s := src.Data[i*src.Stride+c0 : i*src.Stride+j1]
+				o := out.Data[i*out.Stride+c0 : i*out.Stride+j1]
+				low := out.Data[c0*out.Stride+i:]
+				for c, v := range s {
+					e := math.Exp(-gamma * v)
+					o[c] = e
+					low[c*out.Stride] = e
+				}
+			}
 		}
 	})
 	if err != nil {
 		return ctxErr(op, err)
 	}
-	mirrorLowerParallel(out.Data, out.Stride, n)
 	return nil
 }
