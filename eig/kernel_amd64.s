@@ -5,25 +5,6 @@
 // PREFETCH is the prefetch distance in bytes along the rows of a.
 #define PREFETCH 2048
 
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv0() (eax, edx uint32)
-TEXT ·xgetbv0(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
-	RET
-
 // func dot3x4(a0, a1, a2, x0, x1, x2, x3 *float64, n int, out *[12]float64)
 //
 // out[4r+v] = sum_{j<n} a_r[j] x_v[j] for r < 3, v < 4. n must be a

@@ -2,25 +2,6 @@
 
 #include "textflag.h"
 
-// func pairsCPUID(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·pairsCPUID(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func pairsXGETBV0() (eax, edx uint32)
-TEXT ·pairsXGETBV0(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
-	RET
-
 // tailmask<>+8*(4-r) holds the VMASKMOVPD mask of the first r lanes,
 // r = 1..3.
 DATA tailmask<>+0(SB)/8, $-1
