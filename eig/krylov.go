@@ -787,18 +787,14 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 		ay := mat.NewDense(nw, k.n, nil)
 		mulVecs(k.a, ay, y)
 		k.matvecs += nw
+		refined := false
 		if k.cfg.refine && status == Success {
 			if vals, resid, yr, ok := k.refineAll(y, ay); ok {
-				res.Values, res.Residuals = vals, resid
-				res.MatVecs = k.matvecs
-				res.NormEstimate = k.normA
-				res.Vectors = mat.NewDense(k.n, nw, nil)
-				res.Vectors.Copy(yr.T())
-				return res
+				res.Values, res.Residuals, y, refined = vals, resid, yr, true
 			}
 		}
 		bl := blas64.Implementation()
-		for a := 0; a < nw; a++ {
+		for a := 0; a < nw && !refined; a++ {
 			// The Rayleigh quotient of the final (re-orthonormalised) unit
 			// vector minimises ||A y - theta y|| over theta; it replaces the
 			// projected Ritz value unless that would break the wanted order

@@ -86,7 +86,7 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 		d = make([]float64, total)
 		// Rows in chunks across goroutines; pair (i, j), i < j, goes to
 		// d[off(i) + j-i-1] so the array is the same whatever the split.
-		err := parallelFor(ctx, n, 16, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) {
+		err := parallelFor(ctx, n, 16, noState, func(_ struct{}, lo, hi int) {
 			for i := lo; i < min(hi, n-1); i++ {
 				off := i*n - i*(i+1)/2
 				pairDists(d[off:off+n-i-1], row(i), raw.Data[(i+1)*raw.Stride:], raw.Stride, p)

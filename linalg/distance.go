@@ -259,7 +259,7 @@ func RBFFromDistances(dst, d *mat.SymDense, gamma float64) error {
 	// reads only entries right of the diagonal and writes the lower
 	// triangle only below it, so d may be dst.
 	const jb = 128
-	err := pairsFor(context.Background(), n, 16, func(lo, hi int) {
+	err := parallelFor(context.Background(), n, 16, noState, func(_ struct{}, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out.Data[i*out.Stride+i] = 1
 		}

@@ -159,6 +159,9 @@ func NearestNeighbors(ctx context.Context, x *mat.Dense, k int, method KNNMethod
 	return idx, dist2, nil
 }
 
+// noState is the newState of parallelFor loops without per-worker state.
+func noState() struct{} { return struct{}{} }
+
 // parallelFor runs body(lo, hi) over [0, n) in chunks handed out to
 // GOMAXPROCS workers, checking ctx before each chunk. newState is called once
 // per worker and its result passed to every body call of that worker. The

@@ -109,7 +109,7 @@ func mirrorTileRow(data []float64, stride, n, i0 int) {
 // goroutines.
 func mirrorLowerParallel(data []float64, stride, n int) {
 	nt := (n + mirrorTile - 1) / mirrorTile
-	_ = parallelFor(context.Background(), nt, 1, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) {
+	_ = parallelFor(context.Background(), nt, 1, noState, func(_ struct{}, lo, hi int) {
 		for t := lo; t < hi; t++ {
 			mirrorTileRow(data, stride, n, t*mirrorTile)
 		}

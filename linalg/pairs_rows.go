@@ -53,7 +53,7 @@ func pairDistsT(dst, a, xt []float64, ld, p, j0 int) {
 func squaredDistancesInto(ctx context.Context, out []float64, stride int, raw blas64.General, useAsm bool) error {
 	n, p := raw.Rows, raw.Cols
 	if !useAsm {
-		err := parallelFor(ctx, n, 16, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) {
+		err := parallelFor(ctx, n, 16, noState, func(_ struct{}, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				row := out[i*stride : i*stride+n]
 				row[i] = 0
@@ -74,7 +74,7 @@ func squaredDistancesInto(ctx context.Context, out []float64, stride int, raw bl
 	// A chunk of rows sweeps the columns right of its diagonal one tile
 	// at a time; each row segment is also written down its column, and the
 	// lower-triangle lines a tile touches stay in cache for the whole chunk.
-	return pairsFor(ctx, n, 16, func(lo, hi int) {
+	return parallelFor(ctx, n, 16, noState, func(_ struct{}, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out[i*stride+i] = 0
 		}
@@ -90,11 +90,6 @@ func squaredDistancesInto(ctx context.Context, out []float64, stride int, raw bl
 			}
 		}
 	})
-}
-
-// pairsFor is parallelFor for loops without per-worker state.
-func pairsFor(ctx context.Context, n, chunk int, body func(lo, hi int)) error {
-	return parallelFor(ctx, n, chunk, func() struct{} { return struct{}{} }, func(_ struct{}, lo, hi int) { body(lo, hi) })
 }
 
 // allDistancesUpper reports whether the strict upper triangle of the n x n
