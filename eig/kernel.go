@@ -74,6 +74,16 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 		}
 		return
 	}
+	// Two vectors, or one or two left after groups of four when the rows
+	// come from cache (a second sweep then costs no memory traffic): the
+	// six-row kernel, which wastes no arithmetic on repeated vectors.
+	if r := nx % 4; nx == 2 || (nx > 4 && (r == 1 || r == 2) && rows*n < cacheEntries) {
+		if nx > 2 {
+			dotsTiles(c, ci, cv, a, lda, rows, x, ldx, nx-r, n)
+		}
+		dots6x2(c[(nx-r)*cv:], ci, cv, a, lda, rows, x[(nx-r)*ldx:], ldx, r, n)
+		return
+	}
 	n4 := n &^ 3
 	ng := (nx + 3) / 4
 	chunk := tileChunk
@@ -126,6 +136,26 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 	}
 }
 
+// dots6x2 is dotsNT for one or two vectors (nx <= 2) with the six-row
+// assembly kernel; a partial tile repeats its last row (and a single vector
+// is paired with itself) and discards the duplicate results.
+func dots6x2(c []float64, ci, cv int, a []float64, lda, rows int, x []float64, ldx, nx, n int) {
+	x1 := min(1, nx-1) * ldx
+	var out [12]float64
+	var ri [6]int
+	for i0 := 0; i0 < rows; i0 += 6 {
+		for r := range ri {
+			ri[r] = min(i0+r, rows-1) * lda
+		}
+		dot6x2(&a[ri[0]], &a[ri[1]], &a[ri[2]], &a[ri[3]], &a[ri[4]], &a[ri[5]], &x[0], &x[x1], n, &out)
+		for r := 0; r < 6 && i0+r < rows; r++ {
+			for v := 0; v < nx; v++ {
+				c[(i0+r)*ci+v*cv] = out[2*r+v]
+			}
+		}
+	}
+}
+
 // dotsNTGeneric is the portable version of dotsNT: one dot product per
 // pair with gonum's kernel.
 func dotsNTGeneric(c []float64, ci, cv int, a []float64, lda, rows int, x []float64, ldx, nx, n int) {
@@ -144,8 +174,9 @@ func dotsNTGeneric(c []float64, ci, cv int, a []float64, lda, rows int, x []floa
 //
 // With fast set (and the AVX2+FMA kernel available) it works on tiles of 4
 // rows of x by 8 columns, keeping the 8 x 4 partial sums in registers while
-// the m rows of v pass by. Otherwise, and for leftover rows and columns, it
-// uses gonum's kernels.
+// the m rows of v pass by, and on tiles of 2 rows by 16 columns for two
+// leftover rows. Otherwise, and for the remaining rows and columns, it uses
+// gonum's kernels.
 func subTN(fast bool, x []float64, ldx, q int, h []float64, ldh int, v []float64, ldv, m, n int) {
 	if q == 0 || m == 0 || n == 0 {
 		return
@@ -158,23 +189,34 @@ func subTN(fast bool, x []float64, ldx, q int, h []float64, ldh int, v []float64
 		blas64.Implementation().Dgemv(blas.Trans, m, n, -1, v, ldv, h, ldh, 1, x, 1)
 		return
 	}
-	j0 := 0
-	if fast && hasAVX2FMA {
-		q4, n8 := q&^3, n&^7
-		for j := 0; j < n8; j += 8 {
-			for r := 0; r < q4; r += 4 {
-				axpy4x8(&x[r*ldx+j], &x[(r+1)*ldx+j], &x[(r+2)*ldx+j], &x[(r+3)*ldx+j], &v[j], ldv, &h[r], ldh, m)
-			}
-		}
-		// Leftover rows (all columns) and leftover columns (kernel rows).
-		// Leftover rows: gonum's transposed matrix-vector kernel, row by row.
-		for r := q4; r < q; r++ {
-			blas64.Implementation().Dgemv(blas.Trans, m, n, -1, v, ldv, h[r:], ldh, 1, x[r*ldx:], 1)
-		}
-		j0, q = n8, q4
+	if !fast || !hasAVX2FMA {
+		subTNGeneric(x, ldx, q, h, ldh, v, ldv, m, n)
+		return
 	}
-	if j0 < n && q > 0 {
-		subTNGeneric(x[j0:], ldx, q, h, ldh, v[j0:], ldv, m, n-j0)
+	q4, n8 := q&^3, n&^7
+	for j := 0; j < n8; j += 8 {
+		for r := 0; r < q4; r += 4 {
+			axpy4x8(&x[r*ldx+j], &x[(r+1)*ldx+j], &x[(r+2)*ldx+j], &x[(r+3)*ldx+j], &v[j], ldv, &h[r], ldh, m)
+		}
+	}
+	if n8 < n && q4 > 0 {
+		subTNGeneric(x[n8:], ldx, q4, h, ldh, v[n8:], ldv, m, n-n8)
+	}
+	r := q4
+	if q-q4 >= 2 {
+		// Two leftover rows: 2 x 16 tiles, so v is read once for both.
+		n16 := n &^ 15
+		for j := 0; j < n16; j += 16 {
+			axpy2x16(&x[r*ldx+j], &x[(r+1)*ldx+j], &v[j], ldv, &h[r], ldh, m)
+		}
+		if n16 < n {
+			subTNGeneric(x[r*ldx+n16:], ldx, 2, h[r:], ldh, v[n16:], ldv, m, n-n16)
+		}
+		r += 2
+	}
+	// A last leftover row: gonum's transposed matrix-vector kernel.
+	for ; r < q; r++ {
+		blas64.Implementation().Dgemv(blas.Trans, m, n, -1, v, ldv, h[r:], ldh, 1, x[r*ldx:], 1)
 	}
 }
 

@@ -10,6 +10,19 @@ import "ukm/internal/cpu"
 //go:noescape
 func dot3x4(a0, a1, a2, x0, x1, x2, x3 *float64, n int, out *[12]float64)
 
+// dot6x2 sets out[2r+v] to the dot product of rows a_r and x_v over their
+// first n entries (n >= 0; no entry past them is read) with AVX2 and FMA.
+//
+//go:noescape
+func dot6x2(a0, a1, a2, a3, a4, a5, x0, x1 *float64, n int, out *[12]float64)
+
+// axpy2x16 subtracts from the first 16 entries of each row x_r (r < 2) the
+// combination sum_{i<m} h[i*ldh+r] v_i, where v_i starts at v + i*ldv
+// (m >= 1), with AVX2 and FMA.
+//
+//go:noescape
+func axpy2x16(x0, x1 *float64, v *float64, ldv int, h *float64, ldh int, m int)
+
 // hasAVX2FMA is true when the processor has AVX2 and FMA3 and the operating
 // system saves the YMM registers.
 var hasAVX2FMA = cpu.AVX2 && cpu.FMA

@@ -2,6 +2,17 @@
 
 #include "textflag.h"
 
+// tailmask holds three all-ones quadwords and three zeros: the four
+// quadwords that start r quadwords before its fourth one select the first r
+// lanes of a vector (r = 1, 2, 3).
+DATA tailmask<>+0(SB)/8, $-1
+DATA tailmask<>+8(SB)/8, $-1
+DATA tailmask<>+16(SB)/8, $-1
+DATA tailmask<>+24(SB)/8, $0
+DATA tailmask<>+32(SB)/8, $0
+DATA tailmask<>+40(SB)/8, $0
+GLOBL tailmask<>(SB), RODATA|NOPTR, $48
+
 // PREFETCH is the prefetch distance in bytes along the rows of a.
 #define PREFETCH 2048
 
@@ -205,6 +216,188 @@ rotloop:
 	ADDQ         $4, AX
 	CMPQ         AX, CX
 	JLT          rotloop
+
+	VZEROUPPER
+	RET
+
+// func dot6x2(a0, a1, a2, a3, a4, a5, x0, x1 *float64, n int, out *[12]float64)
+//
+// out[2r+v] = sum_{j<n} a_r[j] x_v[j] for r < 6, v < 2, n >= 0 (the last
+// n mod 4 columns by masked loads). Accumulators: Y(2r+v); Y12, Y13 hold four
+// entries of each vector and Y14 four entries of the current row. The
+// shape for two vectors: 12 multiply-adds per 8 loads, where dot3x4 would
+// spend half its arithmetic on a repeated vector.
+TEXT ·dot6x2(SB), NOSPLIT, $0-80
+	MOVQ a0+0(FP), SI
+	MOVQ a1+8(FP), DI
+	MOVQ a2+16(FP), R8
+	MOVQ a3+24(FP), R9
+	MOVQ a4+32(FP), R10
+	MOVQ a5+40(FP), R11
+	MOVQ x0+48(FP), R12
+	MOVQ x1+56(FP), R13
+	MOVQ n+64(FP), CX
+
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+#define ROW2(ptr, acc0, acc1, off) \
+	VMOVUPD     off(ptr)(AX*8), Y14 \
+	VFMADD231PD Y12, Y14, acc0      \
+	VFMADD231PD Y13, Y14, acc1
+
+#define TILE2(off) \
+	VMOVUPD off(R12)(AX*8), Y12 \
+	VMOVUPD off(R13)(AX*8), Y13 \
+	ROW2(SI, Y0, Y1, off)       \
+	ROW2(DI, Y2, Y3, off)       \
+	ROW2(R8, Y4, Y5, off)       \
+	ROW2(R9, Y6, Y7, off)       \
+	ROW2(R10, Y8, Y9, off)      \
+	ROW2(R11, Y10, Y11, off)
+
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-8, BX
+	JZ   tail2
+
+loop2:
+	TILE2(0)
+	TILE2(32)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLT  loop2
+
+tail2:
+	MOVQ CX, BX
+	ANDQ $-4, BX
+	CMPQ AX, BX
+	JGE  mask2
+	TILE2(0)
+	ADDQ $4, AX
+
+mask2:
+	// One to three last columns: masked loads read zeros past the end
+	// (and never touch memory there).
+	MOVQ CX, BX
+	ANDQ $3, BX
+	JZ   reduce2
+	NEGQ BX
+	LEAQ tailmask<>+24(SB), DX
+	VMOVUPD (DX)(BX*8), Y15
+	VMASKMOVPD (R12)(AX*8), Y15, Y12
+	VMASKMOVPD (R13)(AX*8), Y15, Y13
+
+#define MROW2(ptr, acc0, acc1) \
+	VMASKMOVPD  (ptr)(AX*8), Y15, Y14 \
+	VFMADD231PD Y12, Y14, acc0        \
+	VFMADD231PD Y13, Y14, acc1
+
+	MROW2(SI, Y0, Y1)
+	MROW2(DI, Y2, Y3)
+	MROW2(R8, Y4, Y5)
+	MROW2(R9, Y6, Y7)
+	MROW2(R10, Y8, Y9)
+	MROW2(R11, Y10, Y11)
+
+reduce2:
+	MOVQ out+72(FP), DX
+
+#define PAIR(acc0, acc1, xacc0, off) \
+	VHADDPD      acc1, acc0, acc0 \
+	VEXTRACTF128 $1, acc0, X14    \
+	VADDPD       X14, xacc0, X14  \
+	VMOVUPD      X14, off(DX)
+
+	PAIR(Y0, Y1, X0, 0)
+	PAIR(Y2, Y3, X2, 16)
+	PAIR(Y4, Y5, X4, 32)
+	PAIR(Y6, Y7, X6, 48)
+	PAIR(Y8, Y9, X8, 64)
+	PAIR(Y10, Y11, X10, 80)
+
+	VZEROUPPER
+	RET
+
+// func axpy2x16(x0, x1 *float64, v *float64, ldv int, h *float64, ldh int, m int)
+//
+// x_r[0:16] -= sum_{i<m} h[i*ldh+r] v[i*ldv : i*ldv+16] for r < 2, m >= 1.
+// Accumulators: Y0-Y3 row 0, Y4-Y7 row 1; Y8-Y11 hold v_i, Y12 and Y13 the
+// broadcast coefficients.
+TEXT ·axpy2x16(SB), NOSPLIT, $0-56
+	MOVQ v+16(FP), SI
+	MOVQ ldv+24(FP), R8
+	SHLQ $3, R8
+	MOVQ h+32(FP), DX
+	MOVQ ldh+40(FP), R9
+	SHLQ $3, R9
+	MOVQ m+48(FP), CX
+
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+ax2loop:
+	VMOVUPD      0(SI), Y8
+	VMOVUPD      32(SI), Y9
+	VMOVUPD      64(SI), Y10
+	VMOVUPD      96(SI), Y11
+	VBROADCASTSD 0(DX), Y12
+	VBROADCASTSD 8(DX), Y13
+	VFMADD231PD  Y12, Y8, Y0
+	VFMADD231PD  Y12, Y9, Y1
+	VFMADD231PD  Y12, Y10, Y2
+	VFMADD231PD  Y12, Y11, Y3
+	VFMADD231PD  Y13, Y8, Y4
+	VFMADD231PD  Y13, Y9, Y5
+	VFMADD231PD  Y13, Y10, Y6
+	VFMADD231PD  Y13, Y11, Y7
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	DECQ         CX
+	JNZ          ax2loop
+
+#define LOAD16(ptr) \
+	VMOVUPD 0(ptr), Y8   \
+	VMOVUPD 32(ptr), Y9  \
+	VMOVUPD 64(ptr), Y10 \
+	VMOVUPD 96(ptr), Y11
+
+	MOVQ    x0+0(FP), AX
+	LOAD16(AX)
+	VSUBPD  Y0, Y8, Y8
+	VSUBPD  Y1, Y9, Y9
+	VSUBPD  Y2, Y10, Y10
+	VSUBPD  Y3, Y11, Y11
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD Y10, 64(AX)
+	VMOVUPD Y11, 96(AX)
+	MOVQ    x1+8(FP), AX
+	LOAD16(AX)
+	VSUBPD  Y4, Y8, Y8
+	VSUBPD  Y5, Y9, Y9
+	VSUBPD  Y6, Y10, Y10
+	VSUBPD  Y7, Y11, Y11
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD Y10, 64(AX)
+	VMOVUPD Y11, 96(AX)
 
 	VZEROUPPER
 	RET

@@ -20,3 +20,13 @@ func axpy4x8(x0, x1, x2, x3 *float64, v *float64, ldv int, h *float64, ldh int, 
 func rot4(x, y *float64, n int, c, s float64) {
 	panic("eig: internal error: rot4 without assembly support")
 }
+
+// dot6x2 is never called when hasAVX2FMA is false.
+func dot6x2(a0, a1, a2, a3, a4, a5, x0, x1 *float64, n int, out *[12]float64) {
+	panic("eig: internal error: dot6x2 without assembly support")
+}
+
+// axpy2x16 is never called when hasAVX2FMA is false.
+func axpy2x16(x0, x1 *float64, v *float64, ldv int, h *float64, ldh int, m int) {
+	panic("eig: internal error: axpy2x16 without assembly support")
+}

@@ -63,7 +63,7 @@ type Dense struct {
 // the calling goroutine. Waking a second goroutine costs a few microseconds
 // on an idle core and tens of microseconds when the other core is busy,
 // while 2^20 multiply-adds take about 25 microseconds on one core with the
-// AVX2 kernel: on the 351 x 351 ionosphere kernel (blocks of 4) the serial
+// AVX2 kernel: on the 351 x 351 ionosphere kernel (blocks of 2 and of 4) the serial
 // products made the whole solve faster.
 const parallelMin = 1 << 20
 

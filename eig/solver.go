@@ -116,14 +116,15 @@ type Settings struct {
 	// least d + 2 BlockSize.
 	BasisSize int
 	// BlockSize is the number of vectors of a block method (ignored by the
-	// single-vector methods). Zero means 8 when d >= 12 and n^2 >= 2^19
-	// (a dense matrix of 4 MiB or more), otherwise 4 for d >= 4 and 2 for
-	// smaller d. With the AVX2 kernel a dense block
-	// product of 8 vectors costs about 1.1 single products at n = 4000
-	// (the matrix is read once and the arithmetic keeps pace with memory),
-	// but larger blocks need more products in total; a matrix that stays
-	// in cache gains nothing from blocks and smaller ones converge in fewer
-	// products.
+	// single-vector methods). Zero means, when n^2 >= 2^19 (a dense matrix
+	// of 4 MiB or more), 8 for d >= 12, 4 for d >= 4 and 2 for smaller d;
+	// when n^2 < 2^19, 4 for d >= 40 and 2 otherwise. With the AVX2 kernel
+	// a dense block product of 8 vectors costs about 1.1 single products
+	// at n = 4000 (the matrix is read once and the arithmetic keeps pace
+	// with memory), but larger blocks need more products in total; a
+	// matrix that stays in cache gains little from blocks and smaller ones
+	// converge in fewer products (until the basis for a large d makes the
+	// projected problems dominate).
 	BlockSize int
 	// Seed selects the pseudo-random start vectors.
 	Seed uint64
