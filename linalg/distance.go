@@ -220,7 +220,9 @@ const infBits = 0x7ff0000000000000
 
 // RBFFromDistances sets dst to the RBF kernel exp(-gamma d_ij) of the
 // squared distances d (dst may be d itself: the update is in place). The
-// diagonal is set to exactly 1. An empty dst is resized.
+// diagonal is set to exactly 1. An empty dst is resized. With AVX2 and FMA
+// the exponentials are evaluated four at a time (see GramTo); the entries
+// may then differ from math.Exp(-gamma*d_ij) in the last two bits.
 func RBFFromDistances(dst, d *mat.SymDense, gamma float64) error {
 	const op = "RBFFromDistances"
 	if d == nil || d.IsEmpty() {
@@ -270,9 +272,8 @@ func RBFFromDistances(dst, d *mat.SymDense, gamma float64) error {
 				s := src.Data[i*src.Stride+c0 : i*src.Stride+j1]
 				o := out.Data[i*out.Stride+c0 : i*out.Stride+j1]
 				low := out.Data[c0*out.Stride+i:]
-				for c, v := range s {
-					e := math.Exp(-gamma * v)
-					o[c] = e
+				expScaled(o, s, -gamma, hasExpAVX2)
+				for c, e := range o {
 					low[c*out.Stride] = e
 				}
 			}
