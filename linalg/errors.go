@@ -81,6 +81,18 @@ func checkData(op string, x *mat.Dense) (n, p int, err error) {
 	}
 	n, p = x.Dims()
 	raw := x.RawMatrix()
+	// Branch-free: the largest bit pattern of the magnitudes is below that
+	// of +Inf exactly when every entry is finite; only then is the entry
+	// looked for.
+	var mag uint64
+	for i := 0; i < n; i++ {
+		for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+p] {
+			mag = max(mag, math.Float64bits(v)&^(1<<63))
+		}
+	}
+	if mag < infBits {
+		return n, p, nil
+	}
 	for i := 0; i < n; i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
 		for j, v := range row {

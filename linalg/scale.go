@@ -3,6 +3,7 @@ package linalg
 import (
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,62 +44,93 @@ func FitScaler(x *mat.Dense, method ScaleMethod) (*Scaler, error) {
 	}
 	raw := x.RawMatrix()
 	s := &Scaler{Method: method, Shift: make([]float64, p), Factor: make([]float64, p)}
-	for d := 0; d < p; d++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		var sum float64
-		for i := 0; i < n; i++ {
-			v := raw.Data[i*raw.Stride+d]
-			lo, hi = min(lo, v), max(hi, v)
-			sum += v
-		}
-		if lo == hi {
-			s.Shift[d] = lo // constant column: maps to 0
-			continue
-		}
-		if method == MinMax {
-			s.Shift[d] = lo
-			s.Factor[d] = 1 / (hi - lo)
-			if !isFinite(hi-lo) || s.Factor[d] == 0 || !isFinite(s.Factor[d]) {
-				return nil, newErr(ErrDegenerate, op, "column %d: range [%v, %v] overflows; rescale the data", d, lo, hi)
+	// The passes run along the rows (contiguous) with one accumulator per
+	// column; each column's sums still add its entries in row order.
+	lo, hi, sum := make([]float64, p), make([]float64, p), make([]float64, p)
+	copy(lo, raw.Data[:p])
+	copy(hi, raw.Data[:p])
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+		l, h, sm := lo[:len(row)], hi[:len(row)], sum[:len(row)]
+		for d, v := range row { // finite: no NaN rules needed
+			if v < l[d] {
+				l[d] = v
 			}
+			if v > h[d] {
+				h[d] = v
+			}
+			sm[d] += v
+		}
+	}
+	if method == MinMax {
+		for d := 0; d < p; d++ {
+			if lo[d] == hi[d] {
+				s.Shift[d] = lo[d] // constant column: maps to 0
+				continue
+			}
+			s.Shift[d] = lo[d]
+			s.Factor[d] = 1 / (hi[d] - lo[d])
+			if !isFinite(hi[d]-lo[d]) || s.Factor[d] == 0 || !isFinite(s.Factor[d]) {
+				return nil, newErr(ErrDegenerate, op, "column %d: range [%v, %v] overflows; rescale the data", d, lo[d], hi[d])
+			}
+		}
+		return s, nil
+	}
+	mean := sum // reused: sum[d] becomes the mean of column d
+	for d := 0; d < p; d++ {
+		if lo[d] == hi[d] {
+			mean[d] = lo[d] // constant: maps to 0 below
 			continue
 		}
-		mean := sum / float64(n)
-		if !isFinite(sum) {
+		if !isFinite(sum[d]) {
 			// The plain sum overflowed (entries near the float64 limit):
 			// sum the entries divided by n instead.
-			mean = 0
+			var m float64
 			for i := 0; i < n; i++ {
-				mean += raw.Data[i*raw.Stride+d] / float64(n)
+				m += raw.Data[i*raw.Stride+d] / float64(n)
 			}
+			mean[d] = m
+			continue
 		}
-		// Standard deviation scaled by the largest deviation, so that the
-		// squares neither underflow (a column of tiny but distinct values
-		// would otherwise get sd 0 and be zeroed) nor overflow.
-		var big float64
-		for i := 0; i < n; i++ {
-			big = max(big, math.Abs(raw.Data[i*raw.Stride+d]-mean))
+		mean[d] = sum[d] / float64(n)
+	}
+	// Standard deviation scaled by the largest deviation, so that the
+	// squares neither underflow (a column of tiny but distinct values would
+	// otherwise get sd 0 and be zeroed) nor overflow. The usual range takes
+	// the plain formula, also along the rows.
+	big, ss := make([]float64, p), make([]float64, p)
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+		mn, bg, sq := mean[:len(row)], big[:len(row)], ss[:len(row)]
+		for d, v := range row {
+			c := v - mn[d]
+			if a := math.Abs(c); a > bg[d] { // NaN (an infinite mean) fails later
+				bg[d] = a
+			}
+			sq[d] += c * c
 		}
-		var ss, sd float64
-		switch {
-		case big >= 1e-150 && big <= 1e150:
-			// The usual range: the plain formula, exactly as before.
+	}
+	for d := 0; d < p; d++ {
+		if lo[d] == hi[d] {
+			s.Shift[d] = lo[d] // constant column: maps to 0
+			continue
+		}
+		var sd float64
+		switch b := big[d]; {
+		case b >= 1e-150 && b <= 1e150:
+			sd = math.Sqrt(ss[d] / float64(n))
+		case b > 0 && isFinite(b):
+			var sc float64
 			for i := 0; i < n; i++ {
-				c := raw.Data[i*raw.Stride+d] - mean
-				ss += c * c
+				c := (raw.Data[i*raw.Stride+d] - mean[d]) / b
+				sc += c * c
 			}
-			sd = math.Sqrt(ss / float64(n))
-		case big > 0 && isFinite(big):
-			for i := 0; i < n; i++ {
-				c := (raw.Data[i*raw.Stride+d] - mean) / big
-				ss += c * c
-			}
-			sd = big * math.Sqrt(ss/float64(n))
+			sd = b * math.Sqrt(sc/float64(n))
 		default:
 			sd = math.NaN() // deviations overflow
 		}
-		s.Shift[d] = mean
-		if !isFinite(mean) || !isFinite(sd) {
+		s.Shift[d] = mean[d]
+		if !isFinite(mean[d]) || !isFinite(sd) {
 			// The deviations from the mean overflow float64.
 			return nil, newErr(ErrDegenerate, op, "column %d: mean or standard deviation overflows; rescale the data", d)
 		}
@@ -153,15 +185,21 @@ func (s *Scaler) TransformTo(dst, x *mat.Dense) error {
 	} else if r, c := dst.Dims(); r != n || c != p {
 		return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", r, c, n, p)
 	}
-	in, out := x.RawMatrix(), dst.RawMatrix()
-	for i := 0; i < n; i++ {
+	s.apply(dst.RawMatrix(), x.RawMatrix())
+	return nil
+}
+
+// apply writes the scaled rows of in to out (same shape; out may be in).
+func (s *Scaler) apply(out, in blas64.General) {
+	p := in.Cols
+	shift, factor := s.Shift[:p], s.Factor[:p]
+	for i := 0; i < in.Rows; i++ {
 		src := in.Data[i*in.Stride : i*in.Stride+p]
 		d := out.Data[i*out.Stride : i*out.Stride+p]
 		for j, v := range src {
-			d[j] = (v - s.Shift[j]) * s.Factor[j]
+			d[j] = (v - shift[j]) * factor[j]
 		}
 	}
-	return nil
 }
 
 // FitTransform fits a scaler to x and returns it with the scaled copy of x.
@@ -170,9 +208,9 @@ func FitTransform(x *mat.Dense, method ScaleMethod) (*mat.Dense, *Scaler, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	y, err := s.Transform(x)
-	if err != nil {
-		return nil, nil, err
-	}
+	// x and s were validated by FitScaler.
+	n, p := x.Dims()
+	y := mat.NewDense(n, p, nil)
+	s.apply(y.RawMatrix(), x.RawMatrix())
 	return y, s, nil
 }
