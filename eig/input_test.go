@@ -420,13 +420,19 @@ func TestNewDenseShared(t *testing.T) {
 	nan := mat.NewSymDense(2, []float64{1, math.NaN(), math.NaN(), 1})
 	big := mat.NewSymDense(4, nil)
 	view := big.SliceSym(0, 3).(*mat.SymDense)
+	inf := mat.NewSymDense(2, []float64{1, math.Inf(-1), math.Inf(-1), 1})
+	// Across tiles: one entry of a 130 x 130 matrix differs from its mirror.
+	far := mat.NewSymDense(130, nil)
+	far.RawSymmetric().Data[129*130+70] = 1e-300
 	for _, tc := range []struct {
 		name string
 		a    *mat.SymDense
 		want error
 	}{
 		{"upper only", upper, ErrNotSymmetric},
+		{"far tile", far, ErrNotSymmetric},
 		{"NaN", nan, ErrNotFinite},
+		{"Inf", inf, ErrNotFinite},
 		{"view", view, ErrInvalid},
 		{"nil", nil, ErrInvalid},
 		{"empty", &mat.SymDense{}, ErrInvalid},
@@ -434,5 +440,10 @@ func TestNewDenseShared(t *testing.T) {
 		if _, err := NewDenseShared(tc.a); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
+	}
+	// Zeros of opposite signs are equal: symmetric.
+	zeros := mat.NewSymDense(2, []float64{1, 0, math.Copysign(0, -1), 1})
+	if _, err := NewDenseShared(zeros); err != nil {
+		t.Errorf("+0 and -0 mirror images: %v", err)
 	}
 }

@@ -119,7 +119,11 @@ func NewDenseShared(a *mat.SymDense) (*Dense, error) {
 		return nil, fmt.Errorf("%w: NewDenseShared: stride %d, want %d (a view of a larger matrix; use NewDense)", ErrInvalid, raw.Stride, n)
 	}
 	data := raw.Data[:n*n]
-	// Tiles keep the column reads of the symmetry check in cache.
+	if symmetricFinite(data, n) {
+		return &Dense{n: n, a: data}, nil
+	}
+	// Something is off (or the triangles hold zeros of opposite signs,
+	// which are equal): find it, with the error message.
 	const tb = 64
 	for i0 := 0; i0 < n; i0 += tb {
 		for j0 := i0; j0 < n; j0 += tb {
@@ -138,6 +142,30 @@ func NewDenseShared(a *mat.SymDense) (*Dense, error) {
 		}
 	}
 	return &Dense{n: n, a: data}, nil
+}
+
+// symmetricFinite reports whether the n x n row-major data is finite and
+// bitwise symmetric, without a branch per entry: it ORs the bit differences
+// of each entry and its mirror image and keeps the largest magnitude bit
+// pattern, which is below that of +Inf exactly when every entry is finite.
+// Tiles keep the column reads in cache.
+func symmetricFinite(data []float64, n int) bool {
+	const tb = 64
+	const signBit = 1 << 63
+	var diff, mag uint64
+	for i0 := 0; i0 < n; i0 += tb {
+		for j0 := i0; j0 < n; j0 += tb {
+			for i := i0; i < min(i0+tb, n); i++ {
+				row := data[i*n : (i+1)*n]
+				for j := max(j0, i); j < min(j0+tb, n); j++ {
+					v := math.Float64bits(row[j])
+					diff |= v ^ math.Float64bits(data[j*n+i])
+					mag = max(mag, v&^signBit)
+				}
+			}
+		}
+	}
+	return diff == 0 && mag < 0x7ff0000000000000
 }
 
 // NewDenseFull returns an operator for the n x n matrix a given in full
