@@ -49,7 +49,7 @@ type krylov struct {
 
 	team team
 	oj   orthJob
-	rot  [][]float64 // per-worker buffers of the in-place basis rotation
+	rot  [][]float64 // per-worker buffers of the in-place basis rotation (lazy)
 	g    []float64   // kk x c rotation (selected Ritz vectors, transposed)
 	gk   int
 
@@ -131,10 +131,7 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 	k.se = newSymEig(mp)
 	k.rng = rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
 	k.team.jobs = []func(part, lo, hi int){k.partCoef, k.partUpdate, k.partRotate, k.partRitzVectors}
-	k.rot = make([][]float64, w)
-	for i := range k.rot {
-		k.rot[i] = make([]float64, mp*rotChunk)
-	}
+	k.rot = make([][]float64, w) // allocated at the first restart
 	k.g = make([]float64, mp*mp)
 	k.coefBuf = make([]float64, mp*p)
 	k.one = mat.NewDense(1, n, nil)
@@ -215,6 +212,11 @@ func (k *krylov) partRotate(part, lo, hi int) {
 	c := k.oj.olen
 	gk := k.gk
 	buf := k.rot[part]
+	if buf == nil {
+		// Once per solve, and only if it restarts.
+		buf = make([]float64, (k.m+k.p)*min(rotChunk, k.n))
+		k.rot[part] = buf
+	}
 	vr := k.v.RawMatrix()
 	for c0 := lo; c0 < hi; c0 += rotChunk {
 		c1 := min(c0+rotChunk, hi)

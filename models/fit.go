@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
@@ -48,6 +49,35 @@ type prep struct {
 	// op and trace are left by prepareStages(kernelOnly).
 	op    eig.Operator
 	trace float64
+	// square is the n x n storage of the kernel matrix, returned to
+	// squares once the eigenpairs are found.
+	square *mat.SymDense
+}
+
+// squares recycles the n x n kernel storage of Fit between calls (and
+// between concurrent calls, each taking its own): the kernel is needed only
+// until its eigenpairs are found, and a fresh allocation of 8 n^2 bytes
+// each call comes back from the operating system as page faults, which
+// cost about a tenth of a millisecond at n = 351.
+var squares sync.Pool // of *[]float64
+
+// getSquare returns an n x n symmetric matrix with recycled (not zeroed)
+// storage; every caller overwrites both triangles.
+func getSquare(n int) *mat.SymDense {
+	if b, ok := squares.Get().(*[]float64); ok && cap(*b) >= n*n {
+		return mat.NewSymDense(n, (*b)[:n*n])
+	}
+	return mat.NewSymDense(n, nil)
+}
+
+// putSquare gives the storage of k back to squares; k must not be used
+// afterwards.
+func putSquare(k *mat.SymDense) {
+	if k == nil {
+		return
+	}
+	d := k.RawSymmetric().Data
+	squares.Put(&d)
 }
 
 // checkData validates x, labeled and labels and returns n and the number of
@@ -175,6 +205,8 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	t0 = time.Now()
 	err = pr.eigen(ctx, op, trace)
 	pr.times.Eig = time.Since(t0)
+	putSquare(pr.square)
+	pr.square = nil
 	if err != nil {
 		return nil, err
 	}
@@ -205,8 +237,10 @@ func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, e
 		k, pr.dist = pr.dist, nil
 		err = linalg.RBFFromDistances(k, k, pr.gamma)
 	} else {
-		k, err = linalg.Gram(ctx, pr.kern, pr.xs)
+		k = getSquare(pr.n)
+		err = linalg.GramTo(ctx, k, pr.kern, pr.xs)
 	}
+	pr.square = k
 	if err != nil {
 		return nil, 0, fmt.Errorf("models: Gram matrix: %w", err)
 	}
@@ -271,7 +305,7 @@ func (pr *prep) setKernel(ctx context.Context) error {
 		g := r.Kernel.Gamma
 		if g == 0 && pr.fuseRBF() {
 			// One pass over the pairs serves the median and the kernel.
-			pr.dist = &mat.SymDense{}
+			pr.dist = getSquare(pr.n)
 			if err := linalg.SquaredDistances(ctx, pr.dist, pr.xs); err != nil {
 				return fmt.Errorf("models: RBF bandwidth: %w", err)
 			}
