@@ -421,16 +421,24 @@ func TestNewDenseShared(t *testing.T) {
 	big := mat.NewSymDense(4, nil)
 	view := big.SliceSym(0, 3).(*mat.SymDense)
 	inf := mat.NewSymDense(2, []float64{1, math.Inf(-1), math.Inf(-1), 1})
-	// Across tiles: one entry of a 130 x 130 matrix differs from its mirror.
+	// One entry of a 130 x 130 matrix differs from its mirror: below the
+	// diagonal blocks of the four-row walk, inside one, and in the last
+	// rows (130 is not a multiple of 4).
 	far := mat.NewSymDense(130, nil)
 	far.RawSymmetric().Data[129*130+70] = 1e-300
+	inBlock := mat.NewSymDense(130, nil)
+	inBlock.RawSymmetric().Data[10*130+9] = 1e-300
+	last := mat.NewSymDense(130, nil)
+	last.RawSymmetric().Data[128*130+129] = 1e-300
 	for _, tc := range []struct {
 		name string
 		a    *mat.SymDense
 		want error
 	}{
 		{"upper only", upper, ErrNotSymmetric},
-		{"far tile", far, ErrNotSymmetric},
+		{"far", far, ErrNotSymmetric},
+		{"diagonal block", inBlock, ErrNotSymmetric},
+		{"last rows", last, ErrNotSymmetric},
 		{"NaN", nan, ErrNotFinite},
 		{"Inf", inf, ErrNotFinite},
 		{"view", view, ErrInvalid},

@@ -148,21 +148,35 @@ func NewDenseShared(a *mat.SymDense) (*Dense, error) {
 // bitwise symmetric, without a branch per entry: it ORs the bit differences
 // of each entry and its mirror image and keeps the largest magnitude bit
 // pattern, which is below that of +Inf exactly when every entry is finite.
-// Tiles keep the column reads in cache.
+// Four rows are walked together, so that each mirror image read below the
+// diagonal brings four of the entries needed (one cache line serves two
+// groups) while the four row streams run ahead in order.
 func symmetricFinite(data []float64, n int) bool {
-	const tb = 64
 	const signBit = 1 << 63
 	var diff, mag uint64
-	for i0 := 0; i0 < n; i0 += tb {
-		for j0 := i0; j0 < n; j0 += tb {
-			for i := i0; i < min(i0+tb, n); i++ {
-				row := data[i*n : (i+1)*n]
-				for j := max(j0, i); j < min(j0+tb, n); j++ {
-					v := math.Float64bits(row[j])
-					diff |= v ^ math.Float64bits(data[j*n+i])
-					mag = max(mag, v&^signBit)
-				}
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		for a := 0; a < 4; a++ { // the diagonal 4 x 4 block
+			for b := a; b < 4; b++ {
+				v := math.Float64bits(data[(i+a)*n+i+b])
+				diff |= v ^ math.Float64bits(data[(i+b)*n+i+a])
+				mag = max(mag, v&^signBit)
 			}
+		}
+		r0, r1, r2, r3 := data[i*n:(i+1)*n], data[(i+1)*n:(i+2)*n], data[(i+2)*n:(i+3)*n], data[(i+3)*n:(i+4)*n]
+		for j := i + 4; j < n; j++ {
+			low := data[j*n+i : j*n+i+4]
+			v0, v1, v2, v3 := math.Float64bits(r0[j]), math.Float64bits(r1[j]), math.Float64bits(r2[j]), math.Float64bits(r3[j])
+			diff |= (v0 ^ math.Float64bits(low[0])) | (v1 ^ math.Float64bits(low[1])) |
+				(v2 ^ math.Float64bits(low[2])) | (v3 ^ math.Float64bits(low[3]))
+			mag = max(mag, v0&^signBit, v1&^signBit, v2&^signBit, v3&^signBit)
+		}
+	}
+	for ; i < n; i++ { // the last n mod 4 rows
+		for j := i; j < n; j++ {
+			v := math.Float64bits(data[i*n+j])
+			diff |= v ^ math.Float64bits(data[j*n+i])
+			mag = max(mag, v&^signBit)
 		}
 	}
 	return diff == 0 && mag < 0x7ff0000000000000
