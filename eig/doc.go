@@ -19,7 +19,9 @@
 // the projected eigensolver run in assembly kernels: dot products in 3 x 4
 // register tiles (three matrix rows by four vectors, 12 accumulators), so
 // that a block of 8 vectors costs about as much memory time as a single
-// product. Elsewhere portable Go and gonum's kernels do the same work.
+// product, and in 6 x 2 tiles for two vectors (the default block size for
+// matrices that stay in cache). Elsewhere portable Go and gonum's kernels do
+// the same work.
 //
 // # Solvers
 //
