@@ -20,11 +20,3 @@ func bracketRow(x *float64, n int, lo, hi float64, mid *float64) (below int, max
 func allDistances(x *float64, n int) bool {
 	panic("linalg: internal error: allDistances without assembly support")
 }
-
-// hasExpAVX2 is false without the assembly kernels.
-const hasExpAVX2 = false
-
-// expScaledAVX2 is never called when hasExpAVX2 is false.
-func expScaledAVX2(dst, src *float64, n int, s float64) int {
-	panic("linalg: internal error: expScaledAVX2 without assembly support")
-}
