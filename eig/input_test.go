@@ -449,6 +449,12 @@ func TestNewDenseShared(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
+	// NewDenseFull reads both triangles: a NaN below the diagonal is not
+	// finite (rather than merely asymmetric).
+	lowNaN := mat.NewDense(2, 2, []float64{1, 0, math.NaN(), 1})
+	if _, err := NewDenseFull(lowNaN); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NewDenseFull with a NaN below the diagonal: %v, want %v", err, ErrNotFinite)
+	}
 	// Zeros of opposite signs are equal: symmetric.
 	zeros := mat.NewSymDense(2, []float64{1, 0, math.Copysign(0, -1), 1})
 	if _, err := NewDenseShared(zeros); err != nil {

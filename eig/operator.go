@@ -119,29 +119,43 @@ func NewDenseShared(a *mat.SymDense) (*Dense, error) {
 		return nil, fmt.Errorf("%w: NewDenseShared: stride %d, want %d (a view of a larger matrix; use NewDense)", ErrInvalid, raw.Stride, n)
 	}
 	data := raw.Data[:n*n]
-	if symmetricFinite(data, n) {
-		return &Dense{n: n, a: data}, nil
+	if err := checkFull("NewDenseShared", data, n, " (the lower triangle is not stored; use NewDense)"); err != nil {
+		return nil, err
 	}
-	// Something is off (or the triangles hold zeros of opposite signs,
-	// which are equal): find it, with the error message.
-	const tb = 64
+	return &Dense{n: n, a: data}, nil
+}
+
+// checkFull returns an error naming the first entry of the n x n row-major
+// data that is not finite or differs from its mirror image (hint is
+// appended to the latter message), and nil if there is none. The common
+// case costs one branch-free pass (symmetricFinite); the entries are
+// examined one by one only if that pass finds something, or finds zeros of
+// opposite signs, which are equal.
+func checkFull(name string, data []float64, n int, hint string) error {
+	if symmetricFinite(data, n) {
+		return nil
+	}
+	const tb = 64 // tiles keep the column reads in cache
 	for i0 := 0; i0 < n; i0 += tb {
 		for j0 := i0; j0 < n; j0 += tb {
 			for i := i0; i < min(i0+tb, n); i++ {
 				for j := max(j0, i); j < min(j0+tb, n); j++ {
-					v := data[i*n+j]
+					v, w := data[i*n+j], data[j*n+i]
 					if math.IsNaN(v) || math.IsInf(v, 0) {
-						return nil, fmt.Errorf("%w: NewDenseShared: entry (%d,%d) = %v", ErrNotFinite, i, j, v)
+						return fmt.Errorf("%w: %s: entry (%d,%d) = %v", ErrNotFinite, name, i, j, v)
 					}
-					if w := data[j*n+i]; w != v {
-						return nil, fmt.Errorf("%w: NewDenseShared: entries (%d,%d) = %v and (%d,%d) = %v differ (the lower triangle is not stored; use NewDense)",
-							ErrNotSymmetric, i, j, v, j, i, w)
+					if math.IsNaN(w) || math.IsInf(w, 0) {
+						return fmt.Errorf("%w: %s: entry (%d,%d) = %v", ErrNotFinite, name, j, i, w)
+					}
+					if w != v {
+						return fmt.Errorf("%w: %s: entries (%d,%d) = %v and (%d,%d) = %v differ%s",
+							ErrNotSymmetric, name, i, j, v, j, i, w, hint)
 					}
 				}
 			}
 		}
 	}
-	return &Dense{n: n, a: data}, nil
+	return nil
 }
 
 // symmetricFinite reports whether the n x n row-major data is finite and
@@ -200,20 +214,11 @@ func NewDenseFull(a mat.Matrix) (*Dense, error) {
 	d := &Dense{n: n, a: make([]float64, n*n)}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
-			v := a.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: NewDenseFull: entry (%d,%d) = %v", ErrNotFinite, i, j, v)
-			}
-			d.a[i*n+j] = v
+			d.a[i*n+j] = a.At(i, j)
 		}
 	}
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			if d.a[i*n+j] != d.a[j*n+i] {
-				return nil, fmt.Errorf("%w: NewDenseFull: a(%d,%d) = %v but a(%d,%d) = %v",
-					ErrNotSymmetric, i, j, d.a[i*n+j], j, i, d.a[j*n+i])
-			}
-		}
+	if err := checkFull("NewDenseFull", d.a, n, ""); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -178,9 +178,11 @@ func Gram(ctx context.Context, k Kernel, x *mat.Dense) (*mat.SymDense, error) {
 // times faster than math.Exp): within two units in the last place of the
 // exact value, one in the worst case measured against a 256-bit
 // evaluation, where math.Exp's worst was two; arguments whose exponential
-// is not a normal number go to math.Exp. With a correctly sized dst, GramTo allocates only
-// O(GOMAXPROCS * tile * p) scratch memory, independent of n, unless dst
-// shares storage with x (then the result goes through a temporary).
+// is not a normal number go to math.Exp.
+//
+// With a correctly sized dst, GramTo allocates only O(GOMAXPROCS * tile * p)
+// scratch memory, independent of n, unless dst shares storage with x (then
+// the result goes through a temporary).
 func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) error {
 	const op = "GramTo"
 	if err := checkCtx(op, ctx); err != nil {
