@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -183,33 +184,98 @@ func BenchmarkDenseMulVec(b *testing.B) {
 // BenchmarkMemBandwidth measures the read bandwidth of a parallel sum over
 // 256 MiB, the bound for a dense product streaming the matrix once.
 func BenchmarkMemBandwidth(b *testing.B) {
-	s := make([]float64, 32<<20) // 256 MiB
-	for i := range s {
-		s[i] = 1
-	}
-	w := runtime.GOMAXPROCS(0)
-	part := make([]float64, w)
+	s := bandwidthBuffer()
 	b.SetBytes(int64(8 * len(s)))
 	b.ResetTimer()
 	for b.Loop() {
-		var wg sync.WaitGroup
-		for t := range w {
-			wg.Go(func() {
-				ch := s[t*len(s)/w : (t+1)*len(s)/w]
-				var a0, a1, a2, a3 float64
-				for i := 0; i+4 <= len(ch); i += 4 {
-					a0 += ch[i]
-					a1 += ch[i+1]
-					a2 += ch[i+2]
-					a3 += ch[i+3]
-				}
-				part[t] = a0 + a1 + a2 + a3
-			})
-		}
-		wg.Wait()
+		sinkFloat = parallelSum(s)
 	}
 	b.ReportMetric(float64(8*len(s))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-	sinkFloat = part[0]
+}
+
+// bandwidthBuffer returns 256 MiB of ones, eight times the last-level cache.
+func bandwidthBuffer() []float64 {
+	s := make([]float64, 32<<20)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+// parallelSum returns the sum of s, split over GOMAXPROCS goroutines (four
+// accumulators each, so that the loads and not the additions set the pace).
+func parallelSum(s []float64) float64 {
+	w := runtime.GOMAXPROCS(0)
+	part := make([]float64, w)
+	var wg sync.WaitGroup
+	for t := range w {
+		wg.Go(func() {
+			ch := s[t*len(s)/w : (t+1)*len(s)/w]
+			var a0, a1, a2, a3 float64
+			for i := 0; i+4 <= len(ch); i += 4 {
+				a0 += ch[i]
+				a1 += ch[i+1]
+				a2 += ch[i+2]
+				a3 += ch[i+3]
+			}
+			part[t] = a0 + a1 + a2 + a3
+		})
+	}
+	wg.Wait()
+	var sum float64
+	for _, p := range part {
+		sum += p
+	}
+	return sum
+}
+
+// BenchmarkBandwidthRatio measures, in one run, the machine's read
+// bandwidth (BenchmarkMemBandwidth's sum, three passes before every solve)
+// and the default solver on the kernel of BenchmarkTopD at n = 4000, and
+// reports
+//
+//	ratio = solve time / (Products passes over the 8n² bytes of the matrix at that bandwidth)
+//
+// the solve time against the time its operator calls need at the measured
+// bandwidth (1 would be a solver that costs nothing beyond streaming the
+// matrix). Also reported: the bandwidth (GB/s), the solve time alone
+// (solve-ms) and the passes (passes/op). ns/op includes the bandwidth
+// passes and is not the solve time.
+func BenchmarkBandwidthRatio(b *testing.B) {
+	ctx := context.Background()
+	const n = 4000
+	var op *Dense
+	var buf []float64
+	for _, d := range []int{10, 20, 50} {
+		b.Run(fmt.Sprintf("n=%d/d=%d", n, d), func(b *testing.B) {
+			if op == nil {
+				op, buf = benchKernel(b, n), bandwidthBuffer()
+			}
+			var solve, sum time.Duration
+			var passes int
+			for b.Loop() {
+				t0 := time.Now()
+				for range 3 {
+					sinkFloat += parallelSum(buf)
+				}
+				t1 := time.Now()
+				res, err := TopD(ctx, op, d, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				solve += time.Since(t1)
+				sum += t1.Sub(t0)
+				passes = res.Products
+				sinkResult = res
+			}
+			bw := 3 * float64(8*len(buf)) * float64(b.N) / sum.Seconds()
+			ideal := float64(passes) * float64(8*n*n) / bw * float64(b.N)
+			b.ReportMetric(bw/1e9, "GB/s")
+			b.ReportMetric(solve.Seconds()*1e3/float64(b.N), "solve-ms")
+			b.ReportMetric(float64(passes), "passes/op")
+			b.ReportMetric(solve.Seconds()/ideal, "ratio")
+		})
+	}
 }
 
 // BenchmarkTopDData runs TopD on the RBF kernels of real data sets, the

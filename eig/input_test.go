@@ -461,3 +461,50 @@ func TestNewDenseShared(t *testing.T) {
 		t.Errorf("+0 and -0 mirror images: %v", err)
 	}
 }
+
+// vecOnly hides the block product of an operator and counts its calls.
+type vecOnly struct {
+	op    Operator
+	calls int
+}
+
+func (v *vecOnly) Dim() int { return v.op.Dim() }
+
+func (v *vecOnly) MulVecTo(dst, x []float64) {
+	v.calls++
+	v.op.MulVecTo(dst, x)
+}
+
+// TestProductsCount checks Result.MatVecs and Result.Products against the
+// operator's own counts for every solver: a block product counts once in
+// Products, a vector product once in both.
+func TestProductsCount(t *testing.T) {
+	ctx := context.Background()
+	op, err := NewDense(rbfKernel(gaussPoints(120, 5, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Solver{Lanczos{}, ThickRestart{}, Block{}, Reference{}} {
+		cnt := &Counter{Op: op}
+		res, err := s.Solve(ctx, cnt, 6, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+		if int64(res.MatVecs) != cnt.Vectors() || int64(res.Products) != cnt.Calls() {
+			t.Errorf("%s (block operator): MatVecs %d, Products %d; the operator saw %d vectors in %d calls",
+				s.Name(), res.MatVecs, res.Products, cnt.Vectors(), cnt.Calls())
+		}
+		if s.Name() == "block" && res.Products >= res.MatVecs {
+			t.Errorf("block: %d products for %d vectors", res.Products, res.MatVecs)
+		}
+		vo := &vecOnly{op: op}
+		res, err = s.Solve(ctx, vo, 6, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+		if res.MatVecs != vo.calls || res.Products != vo.calls {
+			t.Errorf("%s (vector operator): MatVecs %d, Products %d; the operator saw %d calls",
+				s.Name(), res.MatVecs, res.Products, vo.calls)
+		}
+	}
+}

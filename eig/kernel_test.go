@@ -48,7 +48,7 @@ func TestDotsNT(t *testing.T) {
 		t.Log("no AVX2+FMA kernel on this machine: checking the portable path only")
 	}
 	for _, rows := range []int{1, 2, 3, 4, 5, 7, 11} {
-		for _, nx := range []int{1, 2, 3, 4, 5, 8, 9, 13, 16} {
+		for _, nx := range []int{1, 2, 3, 4, 5, 8, 9, 13, 16, 20, 24} {
 			for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 257} {
 				for _, layout := range []string{"AXt", "XAt"} {
 					name := fmt.Sprintf("rows=%d/nx=%d/n=%d/%s", rows, nx, n, layout)
@@ -75,6 +75,27 @@ func TestDotsNT(t *testing.T) {
 							}
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestDotsNTChunked checks the column chunks dotsTiles uses for a matrix
+// too large for the cache.
+func TestDotsNTChunked(t *testing.T) {
+	rows, n := 5, cacheEntries/4+7
+	lda := n + 1
+	a := randSlice(rows*lda, 1)
+	for _, nx := range []int{3, 8, 12, 20} {
+		x := randSlice(nx*n, 2)
+		c := make([]float64, rows*nx)
+		dotsNT(true, c, nx, 1, a, lda, rows, x, n, nx, n)
+		for i := 0; i < rows; i++ {
+			for v := 0; v < nx; v++ {
+				ar, xv := a[i*lda:i*lda+n], x[v*n:(v+1)*n]
+				if want, got := dotRef(ar, xv), c[i*nx+v]; math.Abs(got-want) > kernelTol(ar, xv) {
+					t.Fatalf("nx=%d: c(%d,%d) = %v, want %v", nx, i, v, got, want)
 				}
 			}
 		}

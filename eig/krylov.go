@@ -53,7 +53,7 @@ type krylov struct {
 	g    []float64   // kk x c rotation (selected Ritz vectors, transposed)
 	gk   int
 
-	matvecs, iters, restarts int
+	matvecs, products, iters, restarts int
 	// ritzC and ritzNW record the last call of ritz (basis size and number
 	// of residual estimates); ritzC is -1 once T or the basis has changed.
 	ritzC, ritzNW int
@@ -139,6 +139,15 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 	k.coup = make([]float64, p*mp)
 	_, k.denseOp = a.(*Dense)
 	return k
+}
+
+// apply sets the rows of dst to A times the rows of x and counts the
+// vectors and the operator calls.
+func (k *krylov) apply(dst, x *mat.Dense) {
+	mulVecs(k.a, dst, x)
+	r, _ := x.Dims()
+	k.matvecs += r
+	k.products += calls(k.a, r)
 }
 
 // randomRow fills x with standard normal entries.
@@ -414,8 +423,7 @@ func (k *krylov) stepLast(c int, last bool) error {
 	k.ritzC = -1
 	p := k.p
 	x := k.v.Slice(c, c+p, 0, k.n).(*mat.Dense)
-	mulVecs(k.a, k.w, x)
-	k.matvecs += p
+	k.apply(k.w, x)
 	k.iters++
 	for r := 0; r < p; r++ {
 		row := k.w.RawRowView(r)
@@ -756,7 +764,7 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 	res := &Result{Status: status, Iterations: k.iters, Restarts: k.restarts}
 	nw := min(k.cfg.d, c)
 	if c == 0 || status == Failure {
-		res.MatVecs = k.matvecs
+		res.MatVecs, res.Products = k.matvecs, k.products
 		res.NormEstimate = k.normA
 		return res
 	}
@@ -787,8 +795,7 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 	res.Residuals = est
 	if explicit {
 		ay := mat.NewDense(nw, k.n, nil)
-		mulVecs(k.a, ay, y)
-		k.matvecs += nw
+		k.apply(ay, y)
 		refined := false
 		if k.cfg.refine && status == Success {
 			if vals, resid, yr, ok := k.refineAll(y, ay); ok {
@@ -812,7 +819,7 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 			res.Residuals[a] = rowNorm(r)
 		}
 	}
-	res.MatVecs = k.matvecs
+	res.MatVecs, res.Products = k.matvecs, k.products
 	res.NormEstimate = k.normA
 	res.Vectors = mat.NewDense(k.n, nw, nil)
 	res.Vectors.Copy(y.T())

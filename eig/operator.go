@@ -37,6 +37,15 @@ type BlockOperator interface {
 	MulVecsTo(dst, x *mat.Dense)
 }
 
+// calls returns the number of operator calls mulVecs makes for r vectors:
+// one block product, or one call per vector.
+func calls(a Operator, r int) int {
+	if _, ok := a.(BlockOperator); ok {
+		return 1
+	}
+	return r
+}
+
 // mulVecs applies a to the rows of x, using the block product when a has one.
 func mulVecs(a Operator, dst, x *mat.Dense) {
 	if b, ok := a.(BlockOperator); ok {

@@ -160,8 +160,7 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 	}
 	rh = basis.Slice(nw, nw+q, 0, n).(*mat.Dense)
 	kr := img.Slice(nw, nw+q, 0, n).(*mat.Dense)
-	mulVecs(k.a, kr, rh)
-	k.matvecs += q
+	k.apply(kr, rh)
 	// Projected matrix H on [Y; R̂], with couplings taken from the
 	// residuals: H_ab = θ_a δ_ab + sym(y_a·r_b), H_a,j = r̂_j·r_a,
 	// H_ij = sym(r̂_i·A r̂_j).

@@ -173,6 +173,11 @@ type Result struct {
 	// MatVecs counts the vectors the operator was applied to, including the
 	// final residual check.
 	MatVecs int
+	// Products counts the operator calls: a block product (MulVecsTo) counts
+	// once whatever its number of vectors, as does a MulVecTo. For a Dense
+	// operator it is the number of passes over the matrix, the measure of
+	// the memory traffic.
+	Products int
 	// Restarts counts restart cycles (including multiplicity checks).
 	Restarts int
 	// Iterations counts expansion steps.

@@ -199,6 +199,7 @@ func solveDense(ctx context.Context, a Operator, cfg *checked) (*Result, error) 
 			a.MulVecTo(full[j*n:(j+1)*n], e)
 			e[j] = 0
 			res.MatVecs++
+			res.Products++
 		}
 		for i := 0; i < n*n; i++ {
 			v := full[i]
@@ -255,6 +256,7 @@ func solveDense(ctx context.Context, a Operator, cfg *checked) (*Result, error) 
 	ay := mat.NewDense(d, n, nil)
 	mulVecs(a, ay, y)
 	res.MatVecs += d
+	res.Products += calls(a, d)
 	res.Residuals = make([]float64, d)
 	lim := acceptTol(cfg.tol, n) * res.NormEstimate
 	for a := 0; a < d; a++ {
