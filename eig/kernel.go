@@ -242,31 +242,25 @@ func subTNGeneric(x []float64, ldx, q int, h []float64, ldh int, v []float64, ld
 // brings it to round-off. Both the Gram matrix and the triangular
 // transformation run in the block kernels. If a Gram matrix is not
 // numerically positive definite it falls back to modified Gram-Schmidt.
-func orthonormalRows(x *mat.Dense, q int) {
+//
+// The products run on the column ranges of t (nil: on the calling
+// goroutine).
+func orthonormalRows(t *team, x *mat.Dense, q int) {
 	if q == 0 {
 		return
 	}
 	xr := x.RawMatrix()
 	n := xr.Cols
 	g := make([]float64, q*q)
-	h := make([]float64, q*q)
 	tmp := make([]float64, q*n)
 	for pass := 0; pass < 2; pass++ {
-		dotsNT(true, g, q, 1, xr.Data, xr.Stride, q, xr.Data, xr.Stride, q, n)
+		t.mulNT(g, xr.Data, xr.Stride, q, xr.Data, xr.Stride, q, n)
 		if !cholInvLower(g, q) {
 			gramSchmidtRows(x, q)
 			return
 		}
-		// g now holds L⁻¹ (lower triangular); h = -(L⁻¹)ᵀ for subTN.
-		for a := 0; a < q; a++ {
-			for i := 0; i < q; i++ {
-				h[i*q+a] = -g[a*q+i]
-			}
-		}
-		for i := range tmp {
-			tmp[i] = 0
-		}
-		subTN(true, tmp, n, q, h, q, xr.Data, xr.Stride, q, n)
+		// g now holds L⁻¹ (lower triangular).
+		t.mulNN(tmp, n, g, q, q, xr.Data, xr.Stride, n)
 		for a := 0; a < q; a++ {
 			copy(xr.Data[a*xr.Stride:a*xr.Stride+n], tmp[a*n:(a+1)*n])
 		}

@@ -264,19 +264,33 @@ func TestHypot(t *testing.T) {
 // keep their meaning); rank-deficient input takes the fallback path and
 // must not produce NaN.
 func TestOrthonormalRows(t *testing.T) {
-	for _, sz := range [][2]int{{1, 5}, {3, 7}, {8, 130}, {20, 400}, {50, 333}} {
+	for _, sz := range [][2]int{{1, 5}, {3, 7}, {8, 130}, {20, 400}, {50, 333}, {30, 2400}} {
 		q, n := sz[0], sz[1]
-		qm := randOrtho(n, uint64(q))
+		// The last size runs its products on a team of goroutines.
+		var tm *team
 		y := mat.NewDense(q, n, nil)
 		y0 := mat.NewDense(q, n, nil)
+		if n > 1000 {
+			tm = new(team)
+			tm.init(n)
+			// Orthonormal rows without an n x n factorization.
+			y0 = mat.NewDense(q, n, randSlice(q*n, uint64(q)))
+			gramSchmidtRows(y0, q)
+		} else {
+			qm := randOrtho(n, uint64(q))
+			for a := 0; a < q; a++ {
+				for j := 0; j < n; j++ {
+					y0.Set(a, j, qm.At(j, a))
+				}
+			}
+		}
 		noise := randSlice(q*n, uint64(n))
 		for a := 0; a < q; a++ {
 			for j := 0; j < n; j++ {
-				y0.Set(a, j, qm.At(j, a))
-				y.Set(a, j, qm.At(j, a)+1e-8*noise[a*n+j])
+				y.Set(a, j, y0.At(a, j)+1e-8*noise[a*n+j])
 			}
 		}
-		orthonormalRows(y, q)
+		orthonormalRows(tm, y, q)
 		var yyt mat.Dense
 		yyt.Mul(y, y.T())
 		for i := 0; i < q; i++ {
@@ -299,7 +313,7 @@ func TestOrthonormalRows(t *testing.T) {
 		y.Set(0, j, float64(j+1))
 		y.Set(1, j, float64(j+1))
 	}
-	orthonormalRows(y, 2)
+	orthonormalRows(nil, y, 2)
 	for _, v := range y.RawMatrix().Data {
 		if math.IsNaN(v) {
 			t.Fatal("NaN after orthonormalizing dependent rows")

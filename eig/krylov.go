@@ -791,7 +791,7 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 	}
 	// Restore orthonormality to working precision; the residuals below are
 	// computed for these final vectors.
-	orthonormalRows(y, nw)
+	orthonormalRows(&k.team, y, nw)
 	res.Residuals = est
 	if explicit {
 		ay := mat.NewDense(nw, k.n, nil)

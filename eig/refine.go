@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -94,6 +93,7 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 		return nil, nil, nil, nil, false
 	}
 	bl := blas64.Implementation()
+	tm := &k.team
 	theta := make([]float64, nw)
 	old := 0.0
 	// Stacked basis [Y; R̂] and images [A Y; A R̂].
@@ -137,9 +137,9 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 	for pass := 0; pass < 2; pass++ {
 		rr := rh.RawMatrix()
 		// C = R̂ Yᵀ, R̂ -= C Y.
-		bl.Dgemm(blas.NoTrans, blas.Trans, q, nw, n, 1, rr.Data, rr.Stride, yr.Data, yr.Stride, 0, c, nw)
-		bl.Dgemm(blas.NoTrans, blas.NoTrans, q, n, nw, -1, c, nw, yr.Data, yr.Stride, 1, rr.Data, rr.Stride)
-		orthonormalRows(rh, q)
+		tm.mulNT(c, rr.Data, rr.Stride, q, yr.Data, yr.Stride, nw, n)
+		tm.subNN(rr.Data, rr.Stride, c, q, nw, yr.Data, yr.Stride, n)
+		orthonormalRows(tm, rh, q)
 	}
 	// Drop rows the orthonormalization could not keep at unit length
 	// (residuals lying in the span of the others or of Y).
@@ -169,10 +169,10 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 	rr, kw := rh.RawMatrix(), kr.RawMatrix()
 	rm := r.RawMatrix()
 	yrt := make([]float64, nw*nw)
-	bl.Dgemm(blas.NoTrans, blas.Trans, nw, nw, n, 1, yr.Data, yr.Stride, rm.Data, rm.Stride, 0, yrt, nw)
-	bl.Dgemm(blas.NoTrans, blas.Trans, q, nw, n, 1, rr.Data, rr.Stride, rm.Data, rm.Stride, 0, c, nw)
+	tm.mulNT(yrt, yr.Data, yr.Stride, nw, rm.Data, rm.Stride, nw, n)
+	tm.mulNT(c, rr.Data, rr.Stride, q, rm.Data, rm.Stride, nw, n)
 	rkr := make([]float64, q*q)
-	bl.Dgemm(blas.NoTrans, blas.Trans, q, q, n, 1, rr.Data, rr.Stride, kw.Data, kw.Stride, 0, rkr, q)
+	tm.mulNT(rkr, rr.Data, rr.Stride, q, kw.Data, kw.Stride, q, n)
 	for a := 0; a < nw; a++ {
 		h[a*m+a] = theta[a]
 		for b := a + 1; b < nw; b++ {
@@ -276,8 +276,8 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 	aynew = mat.NewDense(nw, n, nil)
 	br, ir := basis.RawMatrix(), img.RawMatrix()
 	yn, an := ynew.RawMatrix(), aynew.RawMatrix()
-	bl.Dgemm(blas.NoTrans, blas.NoTrans, nw, n, m, 1, g, m, br.Data, br.Stride, 0, yn.Data, yn.Stride)
-	bl.Dgemm(blas.NoTrans, blas.NoTrans, nw, n, m, 1, g, m, ir.Data, ir.Stride, 0, an.Data, an.Stride)
+	tm.mulNN(yn.Data, yn.Stride, g, nw, m, br.Data, br.Stride, n)
+	tm.mulNN(an.Data, an.Stride, g, nw, m, ir.Data, ir.Stride, n)
 	resid = make([]float64, nw)
 	worst := 0.0
 	for a := 0; a < nw; a++ {
