@@ -56,7 +56,11 @@ type krylov struct {
 	matvecs, products, iters, restarts int
 	// ritzC and ritzNW record the last call of ritz (basis size and number
 	// of residual estimates); ritzC is -1 once T or the basis has changed.
+	// ritzVecs is false if that call formed only the values and the last
+	// components of the vectors (tc is then not valid).
 	ritzC, ritzNW int
+	ritzVecs      bool
+	last          []float64 // c x p last components of the Ritz vectors
 	exhausted     bool
 
 	// Preallocated scratch, so that steps do not allocate.
@@ -129,6 +133,7 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 	k.order = make([]int, mp)
 	k.res = make([]float64, mp)
 	k.se = newSymEig(mp)
+	k.last = make([]float64, mp*p)
 	k.rng = rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
 	k.team.jobs = []func(part, lo, hi int){k.partCoef, k.partUpdate, k.partRotate, k.partRitzVectors}
 	k.rot = make([][]float64, w) // allocated at the first restart
@@ -489,14 +494,42 @@ func (k *krylov) stepLast(c int, last bool) error {
 
 // ritz computes the Ritz pairs of T[0:c,0:c], orders them from most to least
 // wanted and estimates the residual norms of the first nw of them. It
-// returns how many of the first nw meet the tolerance.
-func (k *krylov) ritz(c, nw int) int {
+// returns how many of the first nw meet the tolerance. With vectors false
+// (a convergence test) it forms only the Ritz values and the last p
+// components of the vectors, all the estimates need, when T has the
+// structure that allows it (the residual block coupled only to the last
+// block); tc is then not valid, and ensureVectors forms it if a restart or
+// the result needs it.
+func (k *krylov) ritz(c, nw int, vectors bool) int {
 	k.ritzC, k.ritzNW = c, nw
-	ld := k.ldt
+	ld, p := k.ldt, k.p
+	if !vectors && c > p+2 && !k.exhausted {
+		// The couplings of the residual block to all but the last block
+		// must be zero (they are, after a step; a restart without a step
+		// since leaves them elsewhere).
+		for r := 0; r < p && !vectors; r++ {
+			for _, tv := range k.t[(c+r)*ld : (c+r)*ld+c-p] {
+				if tv != 0 {
+					vectors = true
+					break
+				}
+			}
+		}
+	} else {
+		vectors = true
+	}
 	for i := 0; i < c; i++ {
 		copy(k.tc[i*c:(i+1)*c], k.t[i*ld:i*ld+c])
 	}
-	if !k.se.factorize(c, k.tc[:c*c], k.theta[:c]) {
+	if !vectors && !k.se.valuesLast(c, p, k.tc[:c*c], k.theta[:c], k.last[:c*p]) {
+		// Not converged: the full factorization has a fallback.
+		vectors = true
+		for i := 0; i < c; i++ {
+			copy(k.tc[i*c:(i+1)*c], k.t[i*ld:i*ld+c])
+		}
+	}
+	k.ritzVecs = vectors
+	if vectors && !k.se.factorize(c, k.tc[:c*c], k.theta[:c]) {
 		// The QR iteration failed; treat as no progress.
 		for i := range k.res[:c] {
 			k.res[i] = math.Inf(1)
@@ -522,20 +555,36 @@ func (k *krylov) ritz(c, nw int) int {
 			continue
 		}
 		var sv [maxBlock]float64
-		for r := 0; r < k.p; r++ {
-			row := k.t[(c+r)*ld : (c+r)*ld+c]
+		for r := 0; r < p; r++ {
 			var s float64
-			for i, tv := range row {
-				s += tv * k.tc[i*c+j]
+			if vectors {
+				row := k.t[(c+r)*ld : (c+r)*ld+c]
+				for i, tv := range row {
+					s += tv * k.tc[i*c+j]
+				}
+			} else {
+				row := k.t[(c+r)*ld+c-p : (c+r)*ld+c]
+				for i, tv := range row {
+					s += tv * k.last[j*p+i]
+				}
 			}
 			sv[r] = s
 		}
-		k.res[a] = scaledNorm(sv[:k.p])
+		k.res[a] = scaledNorm(sv[:p])
 		if k.res[a] <= lim {
 			nconv++
 		}
 	}
 	return nconv
+}
+
+// ensureVectors repeats the last call of ritz with the vectors if it
+// formed only the values (which come out the same, bit for bit, so the
+// decisions taken on them stand).
+func (k *krylov) ensureVectors(c int) {
+	if !k.ritzVecs || k.ritzC != c {
+		k.ritz(c, k.ritzNW, true)
+	}
 }
 
 // rotate replaces V[0:kk] by the Ritz vectors order[0:kk] of T[0:c,0:c]
@@ -560,6 +609,7 @@ func (k *krylov) rotate(c, kk int) {
 func (k *krylov) restartKeep(c, kk int, fresh bool) {
 	p, ld := k.p, k.ldt
 	coup := k.coup[:p*kk]
+	k.ensureVectors(c)
 	defer func() { k.ritzC = -1 }()
 	if !fresh {
 		for r := 0; r < p; r++ {
@@ -686,7 +736,7 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		if verifying && c > d {
 			nw = d + 1
 		}
-		k.ritz(c, nw)
+		k.ritz(c, nw, false)
 		nconv := 0
 		for a := 0; a < d; a++ {
 			if k.res[a] <= cfg.tol*k.normA {
@@ -768,9 +818,9 @@ func (k *krylov) result(c int, status Status, explicit bool) *Result {
 		res.NormEstimate = k.normA
 		return res
 	}
-	if k.ritzC != c || k.ritzNW < nw {
+	if k.ritzC != c || k.ritzNW < nw || !k.ritzVecs {
 		// Not already computed by the last convergence check.
-		k.ritz(c, nw)
+		k.ritz(c, nw, true)
 	}
 	est := append([]float64(nil), k.res[:nw]...)
 	// Ritz vectors y = G V, with G (nw x c) stored negated and transposed

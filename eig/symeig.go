@@ -60,6 +60,13 @@ func (s *symEig) fallback(n int, a, w []float64) bool {
 // rank-one updates by gonum's vectorized kernels), storing the diagonal in
 // d, the off-diagonal in e[0:n-1] and Qᵀ in zt.
 func (s *symEig) tridiagonalize(n int, a, d, e, zt []float64) {
+	s.reduce(n, a, d, e)
+	s.accumulate(n, a, zt)
+}
+
+// reduce is the reduction of tridiagonalize: d, e and the reflectors (row
+// k of a right of the diagonal holds v_k, tau_k is in s.tau).
+func (s *symEig) reduce(n int, a, d, e []float64) {
 	impl := blas64.Implementation()
 	lp := gonum.Implementation{}
 	tau := s.tau[:n]
@@ -86,6 +93,12 @@ func (s *symEig) tridiagonalize(n int, a, d, e, zt []float64) {
 	}
 	d[n-2], d[n-1] = a[(n-2)*n+n-2], a[(n-1)*n+n-1]
 	e[n-2] = a[(n-1)*n+n-2]
+}
+
+// accumulate sets zt = Qᵀ from the reflectors reduce left in a.
+func (s *symEig) accumulate(n int, a, zt []float64) {
+	impl := blas64.Implementation()
+	tau := s.tau[:n]
 	// Q = H_0 H_1 ... H_{n-3}, accumulated from the right end so that each
 	// reflector touches only the trailing block (Q is the identity
 	// elsewhere); then zt = Qᵀ.
@@ -169,13 +182,91 @@ func (s *symEig) factorize(n int, a []float64, w []float64) bool {
 	return true
 }
 
+// valuesLast computes the eigenvalues of the symmetric n x n matrix in a
+// (row-major, destroyed) in ascending order into w, and only the last p
+// components of each eigenvector: last[j*p+t] is component n-p+t of the
+// eigenvector of w[j]. It is factorize for a convergence test, which needs
+// no more: the reduction is the same (so are the eigenvalues, bit for bit),
+// but only the last p rows of Q are formed (O(p n^2) instead of O(n^3))
+// and the QL rotations act on p columns instead of n. It returns false if
+// the QL iteration does not converge.
+func (s *symEig) valuesLast(n, p int, a, w, last []float64) bool {
+	if n <= 2 || p >= n {
+		return false
+	}
+	d, e := s.d[:n], s.e[:n]
+	s.reduce(n, a, d, e)
+	// X = (last p rows of Q) = E_pᵀ H_0 H_1 ... H_{n-3}, one reflector
+	// at a time from the left end: X -= tau (X v) vᵀ on columns k+1:n.
+	x := s.zt[:p*n]
+	clear(x)
+	for t := 0; t < p; t++ {
+		x[t*n+n-p+t] = 1
+	}
+	tau := s.tau[:n]
+	for k := 0; k < n-2; k++ {
+		t := tau[k]
+		if t == 0 {
+			continue
+		}
+		v := a[k*n+k+1 : k*n+n] // v[0] = 1 stored
+		for r := 0; r < p; r++ {
+			xr := x[r*n+k+1 : r*n+n]
+			var dot float64
+			for i, vi := range v {
+				dot += xr[i] * vi
+			}
+			dot *= t
+			for i, vi := range v {
+				xr[i] -= dot * vi
+			}
+		}
+	}
+	// zt (n x p): row i holds component i of Q's last p rows, the layout
+	// the rotations of tridiagQL act on.
+	zt := s.orig[:n*p]
+	for i := 0; i < n; i++ {
+		for t := 0; t < p; t++ {
+			zt[i*p+t] = x[t*n+i]
+		}
+	}
+	e[n-1] = 0
+	if !tridiagQLCols(n, p, d, e, zt) {
+		return false
+	}
+	// The selection sort of factorize, swapping rows of length p.
+	for i := 0; i < n-1; i++ {
+		k := i
+		for j := i + 1; j < n; j++ {
+			if d[j] < d[k] {
+				k = j
+			}
+		}
+		if k != i {
+			d[i], d[k] = d[k], d[i]
+			ri, rk := zt[i*p:(i+1)*p], zt[k*p:(k+1)*p]
+			for x := range ri {
+				ri[x], rk[x] = rk[x], ri[x]
+			}
+		}
+	}
+	copy(w[:n], d)
+	copy(last[:n*p], zt)
+	return true
+}
+
 // tridiagQL computes the eigenvalues of the symmetric tridiagonal matrix
 // with diagonal d and off-diagonal e (e[i] couples i and i+1, e[n-1] = 0)
 // by implicit QL iterations with Wilkinson shifts, overwriting d with the
 // eigenvalues (unsorted). Each rotation of coordinates i and i+1 is applied
-// to rows i and i+1 of zt. It returns false if some eigenvalue needs more
-// than 30 iterations (as in LAPACK's Dsteqr limit).
+// to rows i and i+1 of zt (n x n). It returns false if some eigenvalue
+// needs more than 30 iterations (as in LAPACK's Dsteqr limit).
 func tridiagQL(n int, d, e, zt []float64) bool {
+	return tridiagQLCols(n, n, d, e, zt)
+}
+
+// tridiagQLCols is tridiagQL with rows of zt of length cols.
+func tridiagQLCols(n, cols int, d, e, zt []float64) bool {
 	const epsm = 1.0 / (1 << 52)
 	// An off-diagonal entry below eps ||T|| is negligible: dropping it is a
 	// backward error of that size, the accuracy every step of the
@@ -227,7 +318,7 @@ func tridiagQL(n int, d, e, zt []float64) bool {
 				p = sn * r
 				d[i+1] = g + p
 				g = cs*r - b
-				rotRows(zt[i*n:(i+1)*n], zt[(i+1)*n:(i+2)*n], cs, sn)
+				rotRows(zt[i*cols:(i+1)*cols], zt[(i+1)*cols:(i+2)*cols], cs, sn)
 			}
 			if deflated {
 				continue

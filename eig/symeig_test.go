@@ -99,6 +99,29 @@ func TestSymEig(t *testing.T) {
 						t.Fatal("QL iteration did not converge")
 					}
 				}
+				if !fb && n >= 3 {
+					// valuesLast: the same eigenvalues bit for bit, and the
+					// last components of the eigenvectors of factorize.
+					for _, p := range []int{1, 2, min(8, n-1)} {
+						cp := append([]float64(nil), buf...)
+						full := append([]float64(nil), buf...)
+						wl, wf := make([]float64, n), make([]float64, n)
+						last := make([]float64, n*p)
+						if !s.valuesLast(n, p, cp, wl, last) || !s.factorize(n, full, wf) {
+							t.Fatalf("p=%d: no convergence", p)
+						}
+						for j := 0; j < n; j++ {
+							if wl[j] != wf[j] {
+								t.Fatalf("p=%d: value %d is %v, factorize gives %v", p, j, wl[j], wf[j])
+							}
+							for q := 0; q < p; q++ {
+								if d := math.Abs(last[j*p+q] - full[(n-p+q)*n+j]); d > 1e-12 {
+									t.Fatalf("p=%d: component %d of vector %d off by %.3g", p, n-p+q, j, d)
+								}
+							}
+						}
+					}
+				}
 				if fb {
 					if !s.fallback(n, buf, w) {
 						t.Fatal("fallback did not converge")
