@@ -701,6 +701,10 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		cycle = (max(d, 20) + p - 1) / p
 	}
 	work := 0
+	// Convergence forecast: the worst residual estimate (over the
+	// tolerance) at the last two checks, and the step before which no
+	// check is made.
+	var fc forecast
 	for {
 		if err := ctx.Err(); err != nil {
 			return c, Canceled, fmt.Errorf("eig: %w", err)
@@ -728,7 +732,7 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		// pairs) rather than restarted.
 		full := c+p == k.n
 		end := k.exhausted || (c+p > m && !full) || (verifying && k.iters >= verifyEnd && !full)
-		if c < d || (!end && work < ritzWork*c*c*c) {
+		if c < d || (!end && (work < ritzWork*c*c*c || k.iters < fc.next)) {
 			continue
 		}
 		work = 0
@@ -738,10 +742,17 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		}
 		k.ritz(c, nw, false)
 		nconv := 0
+		worst := 0.0
 		for a := 0; a < d; a++ {
 			if k.res[a] <= cfg.tol*k.normA {
 				nconv++
 			}
+			worst = math.Max(worst, k.res[a]/(cfg.tol*k.normA))
+		}
+		if verifying || nconv == d {
+			fc = forecast{}
+		} else {
+			fc.observe(k.iters, worst)
 		}
 		if verifying {
 			improved := false
@@ -805,6 +816,31 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 			k.restartKeep(c, kk, false)
 			c = kk
 		}
+	}
+}
+
+// forecast spaces the convergence checks of a solve whose checks cost a
+// noticeable part of a step (a large basis): from the fall of the worst
+// residual estimate between the last two checks it predicts the steps left
+// and skips a third of them (at most three steps), so that checks stay
+// dense near convergence, where the residuals fall fastest, and at most
+// a fraction of a step is spent after convergence.
+type forecast struct {
+	it   int     // step of the last check (0: none)
+	w    float64 // worst residual estimate over the tolerance there
+	next int     // no check before this step
+}
+
+// observe records a check at step it with worst ratio w (above 1).
+func (f *forecast) observe(it int, w float64) {
+	prevIt, prevW := f.it, f.w
+	f.it, f.w, f.next = it, w, 0
+	if prevIt == 0 || it <= prevIt || !(w < prevW) || !(w > 1) || math.IsInf(prevW, 0) {
+		return
+	}
+	rate := math.Log(prevW/w) / float64(it-prevIt) // log fall per step
+	if skip := int(math.Log(w) / rate / 3); skip > 1 {
+		f.next = it + min(skip, 3)
 	}
 }
 
