@@ -78,3 +78,33 @@ func TestValuesAreRayleighQuotients(t *testing.T) {
 		}
 	}
 }
+
+// TestForecast checks the spacing of the convergence checks: none skipped
+// without two falling observations or near convergence, at most three
+// steps far from it.
+func TestForecast(t *testing.T) {
+	cases := []struct {
+		name string
+		obs  [][2]float64 // (step, worst ratio)
+		next int
+	}{
+		{"first check", [][2]float64{{5, 1e12}}, 0},
+		{"far, falling 10x per step", [][2]float64{{5, 1e12}, {6, 1e11}}, 9},
+		{"far, slowly falling", [][2]float64{{5, 1e12}, {8, 9e11}}, 11},
+		{"two steps left", [][2]float64{{5, 1e4}, {6, 1e2}}, 0},
+		{"seven steps left", [][2]float64{{5, 1e8}, {6, 1e7}}, 8},
+		{"rising", [][2]float64{{5, 1e6}, {6, 2e6}}, 0},
+		{"converged", [][2]float64{{5, 1e6}, {6, 0.5}}, 0},
+		{"infinite estimate", [][2]float64{{5, math.Inf(1)}, {6, 1e6}}, 0},
+		{"NaN", [][2]float64{{5, 1e6}, {6, math.NaN()}}, 0},
+	}
+	for _, c := range cases {
+		var f forecast
+		for _, o := range c.obs {
+			f.observe(int(o[0]), o[1])
+		}
+		if f.next != c.next {
+			t.Errorf("%s: next check at step %d, want %d", c.name, f.next, c.next)
+		}
+	}
+}
