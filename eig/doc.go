@@ -20,7 +20,10 @@
 // register tiles (three matrix rows by four vectors, 12 accumulators), so
 // that a block of 8 vectors costs about as much memory time as a single
 // product, and in 6 x 2 tiles for two vectors (the default block size for
-// matrices that stay in cache). Elsewhere portable Go and gonum's kernels do
+// matrices that stay in cache). Where the processor also has AVX-512 (F and
+// VL), products of a streamed matrix with a dozen vectors or more, such as
+// the final check and refinement, take eight vectors at a time in 3 x 8
+// tiles of 512-bit registers. Elsewhere portable Go and gonum's kernels do
 // the same work.
 //
 // # Solvers

@@ -30,3 +30,14 @@ func dot6x2(a0, a1, a2, a3, a4, a5, x0, x1 *float64, n int, out *[12]float64) {
 func axpy2x16(x0, x1 *float64, v *float64, ldv int, h *float64, ldh int, m int) {
 	panic("eig: internal error: axpy2x16 without assembly support")
 }
+
+// hasAVX512 is false without the assembly kernels.
+const hasAVX512 = false
+
+// dot3x8z is never called when hasAVX512 is false.
+func dot3x8z(a0, a1, a2, x *float64, ldx, n int, out *[24]float64) {
+	panic("eig: internal error: dot3x8z without assembly support")
+}
+
+// setAVX512 does nothing without the assembly kernels.
+func setAVX512(bool) bool { return false }

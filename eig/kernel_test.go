@@ -47,11 +47,31 @@ func TestDotsNT(t *testing.T) {
 	if !hasAVX2FMA {
 		t.Log("no AVX2+FMA kernel on this machine: checking the portable path only")
 	}
+	for _, z := range avx512Settings(t) {
+		setAVX512(z)
+		testDotsNT(t)
+	}
+}
+
+// avx512Settings returns the settings of the AVX-512 kernel to test (off,
+// and on where the processor has it) and restores the setting at the end
+// of the test.
+func avx512Settings(t *testing.T) []bool {
+	old := setAVX512(false)
+	setAVX512(old)
+	t.Cleanup(func() { setAVX512(old) })
+	if old {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+func testDotsNT(t *testing.T) {
 	for _, rows := range []int{1, 2, 3, 4, 5, 7, 11} {
 		for _, nx := range []int{1, 2, 3, 4, 5, 8, 9, 13, 16, 20, 24} {
 			for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 257} {
 				for _, layout := range []string{"AXt", "XAt"} {
-					name := fmt.Sprintf("rows=%d/nx=%d/n=%d/%s", rows, nx, n, layout)
+					name := fmt.Sprintf("rows=%d/nx=%d/n=%d/%s/avx512=%v", rows, nx, n, layout, hasAVX512)
 					seed := uint64(rows*1000 + nx*100 + n)
 					// Leading dimensions padded by 3 and an offset of one
 					// element, so rows start at unaligned addresses.
@@ -82,12 +102,17 @@ func TestDotsNT(t *testing.T) {
 }
 
 // TestDotsNTChunked checks the column chunks dotsTiles uses for a matrix
-// too large for the cache.
+// too large for the cache, with and without the AVX-512 kernel.
 func TestDotsNTChunked(t *testing.T) {
 	rows, n := 5, cacheEntries/4+7
 	lda := n + 1
 	a := randSlice(rows*lda, 1)
-	for _, nx := range []int{3, 8, 12, 20} {
+	defer setAVX512(setAVX512(false))
+	for _, nxz := range [][2]int{{3, 0}, {8, 0}, {12, 0}, {20, 0}, {8, 1}, {12, 1}, {16, 1}, {20, 1}, {27, 1}} {
+		nx := nxz[0]
+		if setAVX512(nxz[1] == 1); nxz[1] == 1 && !hasAVX512 {
+			continue // no AVX-512 here
+		}
 		x := randSlice(nx*n, 2)
 		c := make([]float64, rows*nx)
 		dotsNT(true, c, nx, 1, a, lda, rows, x, n, nx, n)
@@ -95,7 +120,7 @@ func TestDotsNTChunked(t *testing.T) {
 			for v := 0; v < nx; v++ {
 				ar, xv := a[i*lda:i*lda+n], x[v*n:(v+1)*n]
 				if want, got := dotRef(ar, xv), c[i*nx+v]; math.Abs(got-want) > kernelTol(ar, xv) {
-					t.Fatalf("nx=%d: c(%d,%d) = %v, want %v", nx, i, v, got, want)
+					t.Fatalf("nx=%d avx512=%v: c(%d,%d) = %v, want %v", nx, hasAVX512, i, v, got, want)
 				}
 			}
 		}

@@ -14,4 +14,8 @@ var (
 	// POPCNT is true when the processor has the POPCNT instruction (and
 	// AVX2 is usable).
 	POPCNT bool
+	// AVX512 is true when the processor has AVX-512 Foundation and Vector
+	// Length extensions, the operating system saves the opmask and ZMM
+	// registers, and AVX2 is usable.
+	AVX512 bool
 )

@@ -12,11 +12,11 @@ import (
 // lists avx2 only when the OS saves the YMM state, as our detection
 // requires.
 func TestAgainstKernel(t *testing.T) {
-	if FMA && !AVX2 || POPCNT && !AVX2 {
-		t.Fatalf("FMA or POPCNT reported without AVX2: %v %v %v", AVX2, FMA, POPCNT)
+	if FMA && !AVX2 || POPCNT && !AVX2 || AVX512 && !AVX2 {
+		t.Fatalf("FMA, POPCNT or AVX512 reported without AVX2: %v %v %v %v", AVX2, FMA, POPCNT, AVX512)
 	}
 	if runtime.GOARCH != "amd64" {
-		if AVX2 || FMA || POPCNT {
+		if AVX2 || FMA || POPCNT || AVX512 {
 			t.Fatalf("features reported on %s", runtime.GOARCH)
 		}
 		return
@@ -38,7 +38,7 @@ func TestAgainstKernel(t *testing.T) {
 	if flags == nil {
 		t.Skip("no flags line in /proc/cpuinfo")
 	}
-	if !AVX2 && !FMA && !POPCNT && purego {
+	if !AVX2 && !FMA && !POPCNT && !AVX512 && purego {
 		return
 	}
 	for _, c := range []struct {
@@ -49,5 +49,10 @@ func TestAgainstKernel(t *testing.T) {
 		if c.got != want {
 			t.Errorf("%s: detected %v, /proc/cpuinfo says %v", c.name, c.got, want)
 		}
+	}
+	// The kernel lists avx512f and avx512vl only when the OS saves the ZMM
+	// state.
+	if want := flags["avx2"] && flags["avx512f"] && flags["avx512vl"]; AVX512 != want {
+		t.Errorf("avx512: detected %v, /proc/cpuinfo says %v", AVX512, want)
 	}
 }
