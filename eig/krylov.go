@@ -740,7 +740,9 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		if verifying && c > d {
 			nw = d + 1
 		}
-		k.ritz(c, nw, false)
+		// Values only unless a restart (or the end of the check) follows,
+		// which needs the vectors.
+		k.ritz(c, nw, end)
 		nconv := 0
 		worst := 0.0
 		for a := 0; a < d; a++ {
