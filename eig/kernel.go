@@ -117,8 +117,19 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 	for ; v0 < nx; v0 += 4 {
 		gs[ng], ng = 4, ng+1
 	}
-	var out [24]float64
-	var acc [3][4 * tileGroups]float64
+	// Accumulators: group g holds the sums of its vectors for the three
+	// rows (layout of its kernel); vector v is entry gv[v] of group gi[v]
+	// for row 0, and the rows follow at strides of the group size.
+	var acc [tileGroups][24]float64
+	var gi, gv [4 * tileGroups]int
+	var gstart [4 * tileGroups]int
+	for g, v0 := 0, 0; g < ng; g++ {
+		gstart[g] = v0
+		for t := 0; t < int(gs[g]) && v0+t < nx; t++ {
+			gi[v0+t], gv[v0+t] = g, t
+		}
+		v0 += int(gs[g])
+	}
 	var ri [3]int
 	var vi [tileGroups * 4]int
 	for v := 0; v < 4*tileGroups; v++ {
@@ -130,37 +141,24 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 		for r := range ri {
 			ri[r] = min(i0+r, rows-1) * lda
 		}
+		clear(acc[:ng])
 		for j0 := 0; j0 < n4; j0 += chunk {
 			w := min(chunk, n4-j0)
 			a0, a1, a2 := &a[ri[0]+j0], &a[ri[1]+j0], &a[ri[2]+j0]
-			v0 := 0
-			for _, nv := range gs[:ng] {
+			for g, nv := range gs[:ng] {
+				v0 := gstart[g]
 				if nv == 8 {
-					dot3x8z(a0, a1, a2, &x[vi[v0]+j0], ldx, w, &out)
+					dot3x8z(a0, a1, a2, &x[vi[v0]+j0], ldx, w, &acc[g])
 				} else {
 					v := vi[v0 : v0+4]
-					dot3x4(a0, a1, a2, &x[v[0]+j0], &x[v[1]+j0], &x[v[2]+j0], &x[v[3]+j0], w, (*[12]float64)(out[:12]))
+					dot3x4(a0, a1, a2, &x[v[0]+j0], &x[v[1]+j0], &x[v[2]+j0], &x[v[3]+j0], w, (*[12]float64)(acc[g][:12]))
 				}
-				for r := range 3 {
-					ar, or := acc[r][v0:v0+int(nv)], out[int(nv)*r:int(nv)*(r+1)]
-					if j0 == 0 {
-						copy(ar, or)
-					} else {
-						for t := range ar {
-							ar[t] += or[t]
-						}
-					}
-				}
-				v0 += int(nv)
 			}
 		}
 		for r := 0; r < 3 && i0+r < rows; r++ {
 			ar := a[ri[r]:]
 			for v := 0; v < nx; v++ {
-				var s float64
-				if n4 > 0 {
-					s = acc[r][v]
-				}
+				s := acc[gi[v]][int(gs[gi[v]])*r+gv[v]]
 				xv := x[vi[v]:]
 				for j := n4; j < n; j++ {
 					s += ar[j] * xv[j]

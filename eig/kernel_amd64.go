@@ -4,7 +4,7 @@ package eig
 
 import "ukm/internal/cpu"
 
-// dot3x4 sets out[4r+v] to the dot product of rows a_r and x_v over their
+// dot3x4 adds to out[4r+v] the dot product of rows a_r and x_v over their
 // first n entries (n a non-negative multiple of 4) with AVX2 and FMA.
 //
 //go:noescape
@@ -40,7 +40,7 @@ func axpy4x8(x0, x1, x2, x3 *float64, v *float64, ldv int, h *float64, ldh int, 
 //go:noescape
 func rot4(x, y *float64, n int, c, s float64)
 
-// dot3x8z sets out[8r+v] to the dot product of row a_r with vector v, which
+// dot3x8z adds to out[8r+v] the dot product of row a_r with vector v, which
 // starts at x + v*ldx, over their first n entries (n >= 0; no entry past
 // them is read), with AVX-512 F and VL.
 //

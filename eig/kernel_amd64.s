@@ -18,7 +18,7 @@ GLOBL tailmask<>(SB), RODATA|NOPTR, $48
 
 // func dot3x4(a0, a1, a2, x0, x1, x2, x3 *float64, n int, out *[12]float64)
 //
-// out[4r+v] = sum_{j<n} a_r[j] x_v[j] for r < 3, v < 4. n must be a
+// out[4r+v] += sum_{j<n} a_r[j] x_v[j] for r < 3, v < 4. n must be a
 // non-negative multiple of 4. Accumulators: Y0-Y3 row 0, Y4-Y7 row 1,
 // Y8-Y11 row 2 (one per vector); Y12-Y14 hold four entries of each row and
 // Y15 four entries of the current vector.
@@ -96,6 +96,7 @@ reduce:
 	VPERM2F128 $0x21, Y2, Y0, Y12
 	VBLENDPD   $0x0C, Y2, Y0, Y13
 	VADDPD     Y12, Y13, Y13
+	VADDPD     0(DX), Y13, Y13
 	VMOVUPD    Y13, 0(DX)
 
 	// Row 1.
@@ -104,6 +105,7 @@ reduce:
 	VPERM2F128 $0x21, Y6, Y4, Y12
 	VBLENDPD   $0x0C, Y6, Y4, Y13
 	VADDPD     Y12, Y13, Y13
+	VADDPD     32(DX), Y13, Y13
 	VMOVUPD    Y13, 32(DX)
 
 	// Row 2.
@@ -112,6 +114,7 @@ reduce:
 	VPERM2F128 $0x21, Y10, Y8, Y12
 	VBLENDPD   $0x0C, Y10, Y8, Y13
 	VADDPD     Y12, Y13, Y13
+	VADDPD     64(DX), Y13, Y13
 	VMOVUPD    Y13, 64(DX)
 
 	VZEROUPPER
@@ -405,7 +408,7 @@ ax2loop:
 
 // func dot3x8z(a0, a1, a2, x *float64, ldx, n int, out *[24]float64)
 //
-// out[8r+v] = sum_{j<n} a_r[j] x[v*ldx+j] for r < 3, v < 8, n >= 0 (the
+// out[8r+v] += sum_{j<n} a_r[j] x[v*ldx+j] for r < 3, v < 8, n >= 0 (the
 // last n mod 8 columns by masked loads), with AVX-512 F and VL.
 // Accumulators: Z(8r+v); Z24-Z26 hold eight entries of each row and
 // Z27-Z30 entries of the vectors. The vectors are addressed from one base
@@ -506,7 +509,7 @@ zreduce:
 	MOVQ out+48(FP), DX
 
 // HALF folds the upper half of an accumulator onto its lower half; SUM4
-// then stores the four horizontal sums of ya..yd at off(DX), using yb and
+// then adds the four horizontal sums of ya..yd to off(DX), using yb and
 // yd as scratch (VHADDPD, VPERM2F128 and VBLENDPD reach only Y0-Y15, so
 // the third row is moved down first).
 #define HALF(z, y) \
@@ -519,6 +522,7 @@ zreduce:
 	VPERM2F128 $0x21, yc, ya, yb \
 	VBLENDPD   $0x0C, yc, ya, yd \
 	VADDPD     yb, yd, yd        \
+	VADDPD     off(DX), yd, yd   \
 	VMOVUPD    yd, off(DX)
 
 	HALF(Z0, Y0)
