@@ -2,6 +2,7 @@ package eig
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 	"ukm/internal/robust"
@@ -138,4 +139,42 @@ func TestNoPanicOnEdgeInput(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestSmallestBasisManyFold runs the restarted single-vector method with
+// the smallest basis it accepts on a matrix with a 7-fold zero eigenvalue
+// (a cyclic pattern of four entries: rank 19 at n = 26), asking for d = 22
+// pairs, which include all seven copies, over many seeds: every solve must
+// return the right pairs or an error. With a basis of d + 2, accepted
+// before, 14 of 200 seeds returned one copy short without an error; that
+// basis is now rejected.
+func TestSmallestBasisManyFold(t *testing.T) {
+	n, d := 26, 22
+	pat := []float64{-5, -4.9375, -5, -5}
+	a := mat.NewSymDense(n, nil)
+	k := 0
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			a.SetSym(i, j, pat[k%len(pat)])
+			k++
+		}
+	}
+	op, err := NewDense(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := (ThickRestart{}).Solve(ctx, op, d, &Settings{BasisSize: d + 2}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("BasisSize d + 2 for a single vector: error %v, want ErrInvalid", err)
+	}
+	for seed := uint64(0); seed < 100; seed++ {
+		res, err := (ThickRestart{}).Solve(ctx, op, d, &Settings{BasisSize: d + 3, Seed: seed})
+		if err != nil {
+			continue // an honest failure
+		}
+		checkPairs(t, a, res, d, Largest, 60)
+		if t.Failed() {
+			t.Fatalf("seed %d", seed)
+		}
+	}
 }
