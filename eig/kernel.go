@@ -19,7 +19,7 @@ import (
 // four rows of x and each entry of x once per three rows of a, so that a
 // block product of a streamed matrix with a few vectors is bound by memory
 // bandwidth rather than by arithmetic (with AVX-512, products of a streamed
-// matrix with many vectors also use 3 x 8 tiles; see dotsTiles). Otherwise
+// matrix with eight vectors or more use 3 x 8 tiles; see dotsTiles). Otherwise
 // (and for a single vector)
 // it uses gonum's kernels. It panics if the slices are too short (an
 // internal error).
@@ -94,22 +94,20 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 		chunk = max(n4, 1)
 	}
 	// The groups of vectors applied to each chunk: four at a time with
-	// dot3x4; with AVX-512, for a streamed matrix and a dozen vectors or
-	// more (products where the arithmetic, not the memory, sets the pace,
-	// such as the final check and refinement of a solve), a first group of
-	// four, which reads the chunk from memory with prefetches, then groups
-	// of eight with dot3x8z, which loads each entry of a once per eight
-	// vectors. Measured on the n = 4000 kernel (same runs): products of 20
-	// vectors 8% faster, the default solve at d = 50 7.6% faster (292 to
-	// 270 ms), at d = 20 no significant change. Blocks of eight vectors
-	// stay with dot3x4 (one dot3x8z group was 12% slower there), and so do
-	// the products with the basis in cache: there the kernel alone ran 20%
-	// faster but the d = 20 solve 9% slower, a cause not pinned down.
-	var gs [4 * tileGroups]int8 // group sizes, 4 or 8
+	// dot3x4, and with AVX-512, for a streamed matrix, eight at a time with
+	// dot3x8y (the same 3-row tile for eight vectors, whose 24 accumulators
+	// need the 32 registers of AVX-512 VL), which reads each entry of a
+	// once per eight vectors, then fours for the rest. Measured on the
+	// n = 4000 kernel (same runs): a product of eight vectors 18% faster
+	// than two groups of four (4.88 against 5.97 ms), the default solve at
+	// d = 20 6.8% faster, and another 5% from taking the 20-vector check
+	// and refinement by eights. With the matrix (or basis) in cache the
+	// eight-vector tile made the d = 20 solve 16% slower, so those
+	// products stay with dot3x4.
+	var gs [4 * tileGroups]int8 // group sizes: 4 (dot3x4) or 8 (dot3x8y)
 	ng := 0
 	v0 := 0
-	if hasAVX512 && streamed && nx >= 12 {
-		gs[ng], ng, v0 = 4, ng+1, 4
+	if hasAVX512 && streamed {
 		for ; nx-v0 >= 8; v0 += 8 {
 			gs[ng], ng = 8, ng+1
 		}
@@ -148,7 +146,7 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 			for g, nv := range gs[:ng] {
 				v0 := gstart[g]
 				if nv == 8 {
-					dot3x8z(a0, a1, a2, &x[vi[v0]+j0], ldx, w, &acc[g])
+					dot3x8y(a0, a1, a2, &x[vi[v0]+j0], ldx, w, &acc[g])
 				} else {
 					v := vi[v0 : v0+4]
 					dot3x4(a0, a1, a2, &x[v[0]+j0], &x[v[1]+j0], &x[v[2]+j0], &x[v[3]+j0], w, (*[12]float64)(acc[g][:12]))

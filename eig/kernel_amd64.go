@@ -40,13 +40,6 @@ func axpy4x8(x0, x1, x2, x3 *float64, v *float64, ldv int, h *float64, ldh int, 
 //go:noescape
 func rot4(x, y *float64, n int, c, s float64)
 
-// dot3x8z adds to out[8r+v] the dot product of row a_r with vector v, which
-// starts at x + v*ldx, over their first n entries (n >= 0; no entry past
-// them is read), with AVX-512 F and VL.
-//
-//go:noescape
-func dot3x8z(a0, a1, a2, x *float64, ldx, n int, out *[24]float64)
-
 // hasAVX512 is true when the processor has AVX-512 F and VL (besides AVX2
 // and FMA) and the operating system saves the ZMM registers.
 var hasAVX512 = hasAVX2FMA && cpu.AVX512
@@ -59,3 +52,10 @@ func setAVX512(on bool) bool {
 	hasAVX512 = on && hasAVX2FMA && cpu.AVX512
 	return old
 }
+
+// dot3x8y adds to out[8r+v] the dot product of row a_r with vector v, which
+// starts at x + v*ldx, over their first n entries (n a non-negative
+// multiple of 4), with AVX-512 VL.
+//
+//go:noescape
+func dot3x8y(a0, a1, a2, x *float64, ldx, n int, out *[24]float64)

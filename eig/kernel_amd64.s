@@ -406,15 +406,17 @@ ax2loop:
 	VZEROUPPER
 	RET
 
-// func dot3x8z(a0, a1, a2, x *float64, ldx, n int, out *[24]float64)
+// func dot3x8y(a0, a1, a2, x *float64, ldx, n int, out *[24]float64)
 //
-// out[8r+v] += sum_{j<n} a_r[j] x[v*ldx+j] for r < 3, v < 8, n >= 0 (the
-// last n mod 8 columns by masked loads), with AVX-512 F and VL.
-// Accumulators: Z(8r+v); Z24-Z26 hold eight entries of each row and
-// Z27-Z30 entries of the vectors. The vectors are addressed from one base
-// pointer (R9) and the multiples 1 to 7 of the stride (R10, R10*2, R11,
-// R10*4, R12, R11*2, R13), so every pointer advances with one addition.
-TEXT ·dot3x8z(SB), NOSPLIT, $0-56
+// out[8r+v] += sum_{j<n} a_r[j] x[v*ldx+j] for r < 3, v < 8, n a
+// non-negative multiple of 4, with AVX-512 VL: dot3x4's tile for eight
+// vectors, whose 24 accumulators need the 32 vector registers, prefetching
+// the rows of a as dot3x4 does. Accumulators: Y(8r+v); Y24-Y26 hold four
+// entries of each row, Y27-Y30 entries of the vectors, which are
+// addressed from one base pointer (R9) and the multiples 1 to 7 of the
+// stride (R10, R10*2, R11, R10*4, R12, R11*2, R13), so every pointer
+// advances with one addition.
+TEXT ·dot3x8y(SB), NOSPLIT, $0-56
 	MOVQ a0+0(FP), SI
 	MOVQ a1+8(FP), DI
 	MOVQ a2+16(FP), R8
@@ -426,96 +428,78 @@ TEXT ·dot3x8z(SB), NOSPLIT, $0-56
 	LEAQ (R11)(R10*4), R13
 	MOVQ n+40(FP), CX
 
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	VPXORQ Z14, Z14, Z14
-	VPXORQ Z15, Z15, Z15
-	VPXORQ Z16, Z16, Z16
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
-	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z21, Z21, Z21
-	VPXORQ Z22, Z22, Z22
-	VPXORQ Z23, Z23, Z23
+	VPXORQ Y0, Y0, Y0
+	VPXORQ Y1, Y1, Y1
+	VPXORQ Y2, Y2, Y2
+	VPXORQ Y3, Y3, Y3
+	VPXORQ Y4, Y4, Y4
+	VPXORQ Y5, Y5, Y5
+	VPXORQ Y6, Y6, Y6
+	VPXORQ Y7, Y7, Y7
+	VPXORQ Y8, Y8, Y8
+	VPXORQ Y9, Y9, Y9
+	VPXORQ Y10, Y10, Y10
+	VPXORQ Y11, Y11, Y11
+	VPXORQ Y12, Y12, Y12
+	VPXORQ Y13, Y13, Y13
+	VPXORQ Y14, Y14, Y14
+	VPXORQ Y15, Y15, Y15
+	VPXORQ Y16, Y16, Y16
+	VPXORQ Y17, Y17, Y17
+	VPXORQ Y18, Y18, Y18
+	VPXORQ Y19, Y19, Y19
+	VPXORQ Y20, Y20, Y20
+	VPXORQ Y21, Y21, Y21
+	VPXORQ Y22, Y22, Y22
+	VPXORQ Y23, Y23, Y23
 
-#define VEC8(mem, xr, c0, c1, c2) \
+#define YVEC(mem, xr, c0, c1, c2) \
 	VMOVUPD     mem, xr            \
-	VFMADD231PD xr, Z24, c0        \
-	VFMADD231PD xr, Z25, c1        \
-	VFMADD231PD xr, Z26, c2
+	VFMADD231PD xr, Y24, c0        \
+	VFMADD231PD xr, Y25, c1        \
+	VFMADD231PD xr, Y26, c2
 
-#define VEC8M(mem, xr, c0, c1, c2) \
-	VMOVUPD.Z   mem, K1, xr        \
-	VFMADD231PD xr, Z24, c0        \
-	VFMADD231PD xr, Z25, c1        \
-	VFMADD231PD xr, Z26, c2
+#define YTILE(off) \
+	VMOVUPD off(SI), Y24                          \
+	VMOVUPD off(DI), Y25                          \
+	VMOVUPD off(R8), Y26                          \
+	YVEC(off(R9), Y27, Y0, Y8, Y16)          \
+	YVEC(off(R9)(R10*1), Y28, Y1, Y9, Y17)   \
+	YVEC(off(R9)(R10*2), Y29, Y2, Y10, Y18)  \
+	YVEC(off(R9)(R11*1), Y30, Y3, Y11, Y19)  \
+	YVEC(off(R9)(R10*4), Y27, Y4, Y12, Y20)  \
+	YVEC(off(R9)(R12*1), Y28, Y5, Y13, Y21)  \
+	YVEC(off(R9)(R11*2), Y29, Y6, Y14, Y22)  \
+	YVEC(off(R9)(R13*1), Y30, Y7, Y15, Y23)
 
 	MOVQ CX, BX
 	SHRQ $3, BX
-	JZ   ztail
+	JZ   ytail
 
-zloop:
-	VMOVUPD     (SI), Z24
-	VMOVUPD     (DI), Z25
-	VMOVUPD     (R8), Z26
-	VEC8((R9), Z27, Z0, Z8, Z16)
-	VEC8((R9)(R10*1), Z28, Z1, Z9, Z17)
-	VEC8((R9)(R10*2), Z29, Z2, Z10, Z18)
-	VEC8((R9)(R11*1), Z30, Z3, Z11, Z19)
-	VEC8((R9)(R10*4), Z27, Z4, Z12, Z20)
-	VEC8((R9)(R12*1), Z28, Z5, Z13, Z21)
-	VEC8((R9)(R11*2), Z29, Z6, Z14, Z22)
-	VEC8((R9)(R13*1), Z30, Z7, Z15, Z23)
-	ADDQ        $64, SI
-	ADDQ        $64, DI
-	ADDQ        $64, R8
-	ADDQ        $64, R9
-	DECQ        BX
-	JNZ         zloop
+yloop:
+	PREFETCHT1 PREFETCH(SI)
+	PREFETCHT1 PREFETCH(DI)
+	PREFETCHT1 PREFETCH(R8)
+	YTILE(0)
+	YTILE(32)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	DECQ BX
+	JNZ  yloop
 
-ztail:
-	ANDQ  $7, CX
-	JZ    zreduce
-	MOVQ  $1, BX
-	SHLQ  CX, BX
-	DECQ  BX
-	KMOVW BX, K1
-	VMOVUPD.Z (SI), K1, Z24
-	VMOVUPD.Z (DI), K1, Z25
-	VMOVUPD.Z (R8), K1, Z26
-	VEC8M((R9), Z27, Z0, Z8, Z16)
-	VEC8M((R9)(R10*1), Z28, Z1, Z9, Z17)
-	VEC8M((R9)(R10*2), Z29, Z2, Z10, Z18)
-	VEC8M((R9)(R11*1), Z30, Z3, Z11, Z19)
-	VEC8M((R9)(R10*4), Z27, Z4, Z12, Z20)
-	VEC8M((R9)(R12*1), Z28, Z5, Z13, Z21)
-	VEC8M((R9)(R11*2), Z29, Z6, Z14, Z22)
-	VEC8M((R9)(R13*1), Z30, Z7, Z15, Z23)
+ytail:
+	TESTQ $4, CX
+	JZ    yreduce
+	YTILE(0)
 
-zreduce:
+yreduce:
 	MOVQ out+48(FP), DX
 
-// HALF folds the upper half of an accumulator onto its lower half; SUM4
-// then adds the four horizontal sums of ya..yd to off(DX), using yb and
+// SUM4 adds the four horizontal sums of ya..yd to off(DX), using yb and
 // yd as scratch (VHADDPD, VPERM2F128 and VBLENDPD reach only Y0-Y15, so
 // the third row is moved down first).
-#define HALF(z, y) \
-	VEXTRACTF64X4 $1, z, Y24 \
-	VADDPD        Y24, y, y
-
 #define SUM4(ya, yb, yc, yd, off) \
 	VHADDPD    yb, ya, ya        \
 	VHADDPD    yd, yc, yc        \
@@ -525,30 +509,6 @@ zreduce:
 	VADDPD     off(DX), yd, yd   \
 	VMOVUPD    yd, off(DX)
 
-	HALF(Z0, Y0)
-	HALF(Z1, Y1)
-	HALF(Z2, Y2)
-	HALF(Z3, Y3)
-	HALF(Z4, Y4)
-	HALF(Z5, Y5)
-	HALF(Z6, Y6)
-	HALF(Z7, Y7)
-	HALF(Z8, Y8)
-	HALF(Z9, Y9)
-	HALF(Z10, Y10)
-	HALF(Z11, Y11)
-	HALF(Z12, Y12)
-	HALF(Z13, Y13)
-	HALF(Z14, Y14)
-	HALF(Z15, Y15)
-	HALF(Z16, Y16)
-	HALF(Z17, Y17)
-	HALF(Z18, Y18)
-	HALF(Z19, Y19)
-	HALF(Z20, Y20)
-	HALF(Z21, Y21)
-	HALF(Z22, Y22)
-	HALF(Z23, Y23)
 	SUM4(Y0, Y1, Y2, Y3, 0)
 	SUM4(Y4, Y5, Y6, Y7, 32)
 	SUM4(Y8, Y9, Y10, Y11, 64)
@@ -564,5 +524,23 @@ zreduce:
 	SUM4(Y0, Y1, Y2, Y3, 128)
 	SUM4(Y4, Y5, Y6, Y7, 160)
 
+	// Leave the upper registers clean: with Z16-Z31 dirty, the SSE code
+	// of gonum's kernels that runs next made the solve 5% slower.
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+	VPXORQ Z28, Z28, Z28
+	VPXORQ Z29, Z29, Z29
+	VPXORQ Z30, Z30, Z30
+	VPXORQ Z31, Z31, Z31
 	VZEROUPPER
 	RET

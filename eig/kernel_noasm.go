@@ -34,10 +34,10 @@ func axpy2x16(x0, x1 *float64, v *float64, ldv int, h *float64, ldh int, m int) 
 // hasAVX512 is false without the assembly kernels.
 const hasAVX512 = false
 
-// dot3x8z is never called when hasAVX512 is false.
-func dot3x8z(a0, a1, a2, x *float64, ldx, n int, out *[24]float64) {
-	panic("eig: internal error: dot3x8z without assembly support")
-}
-
 // setAVX512 does nothing without the assembly kernels.
 func setAVX512(bool) bool { return false }
+
+// dot3x8y is never called when hasAVX512 is false.
+func dot3x8y(a0, a1, a2, x *float64, ldx, n int, out *[24]float64) {
+	panic("eig: internal error: dot3x8y without assembly support")
+}
