@@ -241,9 +241,11 @@ func parallelSum(s []float64) float64 {
 // matrix). Also reported: the bandwidth (GB/s), the rate of a block
 // product of eight vectors measured the same way (product-GB/s, three
 // products before every solve: the part of the ratio the products alone
-// account for is GB/s over product-GB/s), the solve time alone (solve-ms)
-// and the passes (passes/op). ns/op includes the measuring passes and is
-// not the solve time.
+// account for is GB/s over product-GB/s), the speed of the cores (cpu-GF/s:
+// the dot-product kernel on one core on data in the cache, before every
+// solve; the VM's speed drifts, and this shows how fast it was during the
+// run), the solve time alone (solve-ms) and the passes (passes/op). ns/op
+// includes the measuring passes and is not the solve time.
 func BenchmarkBandwidthRatio(b *testing.B) {
 	ctx := context.Background()
 	const n = 4000
@@ -254,13 +256,14 @@ func BenchmarkBandwidthRatio(b *testing.B) {
 			if op == nil {
 				op, buf = benchKernel(b, n), bandwidthBuffer()
 			}
-			var solve, sum, prod time.Duration
+			var solve, sum, prod, cpu time.Duration
 			var passes int
 			x := mat.NewDense(8, n, nil)
 			for i := range x.RawMatrix().Data {
 				x.RawMatrix().Data[i] = float64(i%7) - 3
 			}
 			y := mat.NewDense(8, n, nil)
+			cw := newCPUWork()
 			for b.Loop() {
 				t0 := time.Now()
 				for range 3 {
@@ -271,6 +274,11 @@ func BenchmarkBandwidthRatio(b *testing.B) {
 					op.MulVecsTo(y, x)
 				}
 				prod += time.Since(tp)
+				tc := time.Now()
+				for range cpuReps {
+					cpuWork(cw)
+				}
+				cpu += time.Since(tc)
 				t1 := time.Now()
 				res, err := TopD(ctx, op, d, nil)
 				if err != nil {
@@ -285,11 +293,39 @@ func BenchmarkBandwidthRatio(b *testing.B) {
 			ideal := float64(passes) * float64(8*n*n) / bw * float64(b.N)
 			b.ReportMetric(bw/1e9, "GB/s")
 			b.ReportMetric(3*float64(8*n*n)*float64(b.N)/prod.Seconds()/1e9, "product-GB/s")
+			b.ReportMetric(float64(cpuReps*cpuFlops)*float64(b.N)/cpu.Seconds()/1e9, "cpu-GF/s")
 			b.ReportMetric(solve.Seconds()*1e3/float64(b.N), "solve-ms")
 			b.ReportMetric(float64(passes), "passes/op")
 			b.ReportMetric(solve.Seconds()/ideal, "ratio")
 		})
 	}
+}
+
+// cpuWork is a fixed computation on data in the cache: the dot products of
+// 48 rows with 4 vectors of length 256 (cpuFlops flops, 104 KiB), by the
+// block kernel. Only its changes between runs mean something.
+type cpuWorkData struct{ a, x, c []float64 }
+
+const (
+	cpuLen   = 256
+	cpuRows  = 48
+	cpuFlops = 2 * cpuRows * 4 * cpuLen
+	cpuReps  = 500
+)
+
+func newCPUWork() *cpuWorkData {
+	w := &cpuWorkData{a: make([]float64, cpuRows*cpuLen), x: make([]float64, 4*cpuLen), c: make([]float64, 4*cpuRows)}
+	for i := range w.a {
+		w.a[i] = float64(i%5) - 2
+	}
+	for i := range w.x {
+		w.x[i] = float64(i%3) - 1
+	}
+	return w
+}
+
+func cpuWork(w *cpuWorkData) {
+	dotsNT(true, w.c, 4, 1, w.a, cpuLen, cpuRows, w.x, cpuLen, 4, cpuLen)
 }
 
 // BenchmarkTopDData runs TopD on the RBF kernels of real data sets, the
