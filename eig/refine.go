@@ -139,6 +139,26 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 		// C = R̂ Yᵀ, R̂ -= C Y.
 		tm.mulNT(c, rr.Data, rr.Stride, q, yr.Data, yr.Stride, nw, n)
 		tm.subNN(rr.Data, rr.Stride, c, q, nw, yr.Data, yr.Stride, n)
+		// A row the projection left tiny was (numerically) in the span of
+		// Y: what is left of it is rounding noise, which normalizing would
+		// blow up into a unit row that is not orthogonal to Y. Drop it (on
+		// a null space, where A y = 0, every residual is parallel to its
+		// vector).
+		keep := 0
+		for a := 0; a < q; a++ {
+			row := rh.RawRowView(a)
+			if normEst(row) <= 1e-8 {
+				continue
+			}
+			if keep != a {
+				copy(rh.RawRowView(keep), row)
+			}
+			keep++
+		}
+		if q = keep; q == 0 {
+			return nil, nil, nil, nil, false
+		}
+		rh = basis.Slice(nw, nw+q, 0, n).(*mat.Dense)
 		orthonormalRows(tm, rh, q)
 	}
 	// Drop rows the orthonormalization could not keep at unit length
@@ -289,6 +309,19 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 	}
 	if !(worst < old) {
 		return nil, nil, nil, nil, false
+	}
+	// The refined vectors must be orthonormal (G is orthogonal and the
+	// basis orthonormal, unless something above lost it): a last check,
+	// so that a failure costs the refinement, not the answer.
+	gram := make([]float64, nw*nw)
+	tm.mulNT(gram, yn.Data, yn.Stride, nw, yn.Data, yn.Stride, nw, n)
+	for a := 0; a < nw; a++ {
+		gram[a*nw+a]--
+	}
+	for _, v := range gram {
+		if !(math.Abs(v) <= 1e-10) {
+			return nil, nil, nil, nil, false
+		}
 	}
 	return values, resid, ynew, aynew, true
 }
