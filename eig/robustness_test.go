@@ -141,13 +141,14 @@ func TestNoPanicOnEdgeInput(t *testing.T) {
 	})
 }
 
-// TestSmallestBasisManyFold runs the restarted single-vector method with
-// the smallest basis it accepts on a matrix with a 7-fold zero eigenvalue
-// (a cyclic pattern of four entries: rank 19 at n = 26), asking for d = 22
-// pairs, which include all seven copies, over many seeds: every solve must
-// return the right pairs or an error. With a basis of d + 2, accepted
-// before, 14 of 200 seeds returned one copy short without an error; that
-// basis is now rejected.
+// TestSmallestBasisManyFold runs the restarted methods on a matrix with a
+// 7-fold zero eigenvalue (a cyclic pattern of four entries: rank 19 at
+// n = 26), asking for d = 22 pairs, which include all seven copies. A basis
+// of d + 2 vectors for a single vector, accepted before, returned one copy
+// short without an error for 14 of 200 seeds; bases below max(2d, d + 2p,
+// d + 3) are now rejected, and every accepted solve must return the right
+// pairs. (With blocks of 2 or more this n is small enough for the dense
+// method.)
 func TestSmallestBasisManyFold(t *testing.T) {
 	n, d := 26, 22
 	pat := []float64{-5, -4.9375, -5, -5}
@@ -164,17 +165,25 @@ func TestSmallestBasisManyFold(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := (ThickRestart{}).Solve(ctx, op, d, &Settings{BasisSize: d + 2}); !errors.Is(err, ErrInvalid) {
-		t.Errorf("BasisSize d + 2 for a single vector: error %v, want ErrInvalid", err)
-	}
-	for seed := uint64(0); seed < 100; seed++ {
-		res, err := (ThickRestart{}).Solve(ctx, op, d, &Settings{BasisSize: d + 3, Seed: seed})
-		if err != nil {
-			continue // an honest failure
+	for _, c := range []struct {
+		s Solver
+		p int
+	}{{ThickRestart{}, 1}, {Block{}, 1}} {
+		for _, m := range []int{d + 2, d + 3, 2*d - 1} {
+			_, err := c.s.Solve(ctx, op, d, &Settings{BasisSize: m, BlockSize: c.p})
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("%s, blocks of %d, BasisSize %d: error %v, want ErrInvalid", c.s.Name(), c.p, m, err)
+			}
 		}
-		checkPairs(t, a, res, d, Largest, 60)
-		if t.Failed() {
-			t.Fatalf("seed %d", seed)
+		for seed := uint64(0); seed < 100; seed++ {
+			res, err := c.s.Solve(ctx, op, d, &Settings{BasisSize: 2 * d, BlockSize: c.p, Seed: seed})
+			if err != nil {
+				continue // an honest failure
+			}
+			checkPairs(t, a, res, d, Largest, 60)
+			if t.Failed() {
+				t.Fatalf("%s seed %d", c.s.Name(), seed)
+			}
 		}
 	}
 }

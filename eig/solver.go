@@ -113,8 +113,9 @@ type Settings struct {
 	// d+12 BlockSize) for Block (room for a dozen blocks per cycle: fewer
 	// restarts, and orthogonalization stays cheap next to dense products),
 	// max(10d, 300) for Lanczos; always capped at n minus one block and raised to at
-	// least d + 2 BlockSize (d + 3 for a single vector). A smaller nonzero
-	// value is an error for the restarted methods.
+	// least max(2d, d + 2 BlockSize, d + 3), the room the check for missed
+	// copies of repeated eigenvalues needs. A smaller nonzero value is an
+	// error for the restarted methods.
 	BasisSize int
 	// BlockSize is the number of vectors of a block method (ignored by the
 	// single-vector methods). Zero means, when n^2 >= 2^19 (a dense matrix

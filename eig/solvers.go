@@ -140,19 +140,22 @@ func defaultBasis(cfg *checked, p int) int {
 	return m
 }
 
-// minBasis is the smallest basis a restarted method accepts: the d wanted
-// vectors and two blocks, and for a single vector one more. With d + 2
-// vectors a single-vector restart keeps d + 1 and adds one vector per
-// cycle; on matrices with a many-fold eigenvalue (a low-rank matrix's zero)
-// the multiplicity check could then end without finding a missed copy and
-// return wrong pairs without an error (14 of 200 seeds on a 26 x 26 matrix
-// with a 7-fold zero eigenvalue, d = 22; none with d + 3, on 600 solves of
-// such matrices). Blocks of 2 or more have not shown it.
+// minBasis is the smallest basis a restarted method accepts: twice the
+// number of wanted pairs (ARPACK's rule of thumb, ncv >= 2 nev), and at
+// least the d wanted vectors and two blocks, for a single vector one more.
+// With less room the multiplicity check, which looks for missed copies of
+// a repeated eigenvalue in the few vectors left beside the d locked ones,
+// could end without finding one and the solve return pairs one copy short
+// without an error: on fuzzed low-rank matrices with a many-fold zero
+// eigenvalue, up to half the seeds with d + 3 or d + 4 vectors for a
+// single vector (14 of 200 on a 26 x 26 matrix with d + 2, which was
+// accepted), 23 of 200 with blocks of 2 and d + 4; none from d + 6 on.
 func minBasis(d, p int) int {
+	m := max(2*d, d+2*p)
 	if p == 1 {
-		return d + 3
+		m = max(m, d+3)
 	}
-	return d + 2*p
+	return m
 }
 
 func runKrylov(ctx context.Context, a Operator, cfg *checked, p, m int, restart bool, name string) (*Result, error) {
@@ -164,12 +167,8 @@ func runKrylov(ctx context.Context, a Operator, cfg *checked, p, m int, restart 
 	// Whole blocks only.
 	m = cfg.d + (m-cfg.d)/p*p
 	if cfg.basis != 0 && cfg.basis < minBasis(cfg.d, p) && restart {
-		what := "d + 2*BlockSize"
-		if p == 1 {
-			what = "d + 3 for a single vector"
-		}
-		return &Result{Status: NotStarted}, fmt.Errorf("%w: BasisSize = %d must be at least %s = %d",
-			ErrInvalid, cfg.basis, what, minBasis(cfg.d, p))
+		return &Result{Status: NotStarted}, fmt.Errorf("%w: BasisSize = %d must be at least max(2d, d + 2*BlockSize, d + 3) = %d",
+			ErrInvalid, cfg.basis, minBasis(cfg.d, p))
 	}
 	k := newKrylov(a, cfg, p, m, restart)
 	c, status, err := k.run(ctx)
