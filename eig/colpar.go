@@ -52,31 +52,30 @@ func (t *team) mulNT(c []float64, a []float64, lda, ra int, x []float64, ldx, rx
 // columns, where G is r x m (row-major) and B is given by its m rows
 // (stride ldb).
 func (t *team) mulNN(dst []float64, ldd int, g []float64, r, m int, b []float64, ldb, n int) {
-	// subTN subtracts Hᵀ B: H = -Gᵀ (m x r) applied to zeroed rows.
-	h := make([]float64, m*r)
-	for a := 0; a < r; a++ {
-		for i := 0; i < m; i++ {
-			h[i*r+a] = -g[a*m+i]
-		}
-	}
-	t.each(n, func(_, lo, hi int) {
-		for a := 0; a < r; a++ {
-			clear(dst[a*ldd+lo : a*ldd+hi])
-		}
-		subTN(true, dst[lo:], ldd, r, h, r, b[lo:], ldb, m, hi-lo)
-	}, r*m*n)
+	t.updateNN(dst, ldd, g, r, m, b, ldb, n, -1, true)
 }
 
 // subNN subtracts G B from the r rows of x (stride ldx) over the first n
 // columns, with G and B as for mulNN.
 func (t *team) subNN(x []float64, ldx int, g []float64, r, m int, b []float64, ldb, n int) {
+	t.updateNN(x, ldx, g, r, m, b, ldb, n, 1, false)
+}
+
+// updateNN sets x -= sign G B (after zeroing x if zero is set) with
+// subTN, which subtracts Hᵀ B: H = sign Gᵀ (m x r).
+func (t *team) updateNN(x []float64, ldx int, g []float64, r, m int, b []float64, ldb, n int, sign float64, zero bool) {
 	h := make([]float64, m*r)
 	for a := 0; a < r; a++ {
 		for i := 0; i < m; i++ {
-			h[i*r+a] = g[a*m+i]
+			h[i*r+a] = sign * g[a*m+i]
 		}
 	}
 	t.each(n, func(_, lo, hi int) {
+		if zero {
+			for a := 0; a < r; a++ {
+				clear(x[a*ldx+lo : a*ldx+hi])
+			}
+		}
 		subTN(true, x[lo:], ldx, r, h, r, b[lo:], ldb, m, hi-lo)
 	}, r*m*n)
 }

@@ -130,7 +130,7 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 	}
 	var ri [3]int
 	var vi [tileGroups * 4]int
-	for v := 0; v < 4*tileGroups; v++ {
+	for v := 0; v < (nx+3)&^3; v++ {
 		// A partial tile repeats its last row (or vector) and discards
 		// the duplicate results: one kernel shape serves every size.
 		vi[v] = min(v, nx-1) * ldx

@@ -144,18 +144,7 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 		// blow up into a unit row that is not orthogonal to Y. Drop it (on
 		// a null space, where A y = 0, every residual is parallel to its
 		// vector).
-		keep := 0
-		for a := 0; a < q; a++ {
-			row := rh.RawRowView(a)
-			if normEst(row) <= 1e-8 {
-				continue
-			}
-			if keep != a {
-				copy(rh.RawRowView(keep), row)
-			}
-			keep++
-		}
-		if q = keep; q == 0 {
+		if q = keepRows(rh, q, func(nr float64) bool { return nr > 1e-8 }); q == 0 {
 			return nil, nil, nil, nil, false
 		}
 		rh = basis.Slice(nw, nw+q, 0, n).(*mat.Dense)
@@ -163,19 +152,7 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 	}
 	// Drop rows the orthonormalization could not keep at unit length
 	// (residuals lying in the span of the others or of Y).
-	keep := 0
-	for a := 0; a < q; a++ {
-		row := rh.RawRowView(a)
-		if nr := rowNorm(row); math.Abs(nr-1) > 1e-6 {
-			continue
-		}
-		if keep != a {
-			copy(rh.RawRowView(keep), row)
-		}
-		keep++
-	}
-	q = keep
-	if q == 0 {
+	if q = keepRows(rh, q, func(nr float64) bool { return math.Abs(nr-1) <= 1e-6 }); q == 0 {
 		return nil, nil, nil, nil, false
 	}
 	rh = basis.Slice(nw, nw+q, 0, n).(*mat.Dense)
@@ -327,6 +304,23 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64) (values, resid []float6
 		}
 	}
 	return values, resid, ynew, aynew, true
+}
+
+// keepRows moves the rows among the first q of x whose Euclidean norm
+// satisfies keep to the front, in order, and returns how many there are.
+func keepRows(x *mat.Dense, q int, keep func(norm float64) bool) int {
+	k := 0
+	for a := 0; a < q; a++ {
+		row := x.RawRowView(a)
+		if !keep(rowNorm(row)) {
+			continue
+		}
+		if k != a {
+			copy(x.RawRowView(k), row)
+		}
+		k++
+	}
+	return k
 }
 
 // jacobiEigen diagonalises the symmetric m x m matrix h (row-major, full

@@ -156,23 +156,7 @@ func (s *symEig) factorize(n int, a []float64, w []float64) bool {
 		copy(a, orig)
 		return s.fallback(n, a, w)
 	}
-	// Selection sort of the (few hundred at most) eigenvalues, swapping
-	// rows of zt along.
-	for i := 0; i < n-1; i++ {
-		k := i
-		for j := i + 1; j < n; j++ {
-			if d[j] < d[k] {
-				k = j
-			}
-		}
-		if k != i {
-			d[i], d[k] = d[k], d[i]
-			ri, rk := zt[i*n:(i+1)*n], zt[k*n:(k+1)*n]
-			for x := range ri {
-				ri[x], rk[x] = rk[x], ri[x]
-			}
-		}
-	}
+	sortWithRows(n, n, d, zt)
 	copy(w[:n], d)
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
@@ -234,7 +218,15 @@ func (s *symEig) valuesLast(n, p int, a, w, last []float64) bool {
 	if !tridiagQLCols(n, p, d, e, zt) {
 		return false
 	}
-	// The selection sort of factorize, swapping rows of length p.
+	sortWithRows(n, p, d, zt)
+	copy(w[:n], d)
+	copy(last[:n*p], zt)
+	return true
+}
+
+// sortWithRows sorts d[0:n] ascending by selection sort (a few hundred
+// values at most), swapping the rows of zt (length cols) along.
+func sortWithRows(n, cols int, d, zt []float64) {
 	for i := 0; i < n-1; i++ {
 		k := i
 		for j := i + 1; j < n; j++ {
@@ -244,15 +236,12 @@ func (s *symEig) valuesLast(n, p int, a, w, last []float64) bool {
 		}
 		if k != i {
 			d[i], d[k] = d[k], d[i]
-			ri, rk := zt[i*p:(i+1)*p], zt[k*p:(k+1)*p]
+			ri, rk := zt[i*cols:(i+1)*cols], zt[k*cols:(k+1)*cols]
 			for x := range ri {
 				ri[x], rk[x] = rk[x], ri[x]
 			}
 		}
 	}
-	copy(w[:n], d)
-	copy(last[:n*p], zt)
-	return true
 }
 
 // tridiagQL computes the eigenvalues of the symmetric tridiagonal matrix
