@@ -54,6 +54,10 @@ type krylov struct {
 	gk   int
 
 	matvecs, products, iters, restarts int
+	// fullPasses counts the Gram-Schmidt passes of orthonormalize
+	// against the whole basis (tests check that the recurrence leaves one
+	// per step).
+	fullPasses int
 	// ritzC and ritzNW record the last call of ritz (basis size and number
 	// of residual estimates); ritzC is -1 once T or the basis has changed.
 	// ritzVecs is false if that call formed only the values and the last
@@ -313,7 +317,11 @@ const eta = 0.7071067811865476
 // nil) and to l (q x q, lower triangular: x_r = ... + sum_i l[r][i] V[base+i]).
 // A row that lies numerically in the span is replaced by a random unit vector
 // orthogonal to everything, with a zero coefficient (deflation).
-func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
+//
+// raw, if not nil, holds the norms of the rows before the caller removed
+// their known components (recurrence): a row is numerically in the span
+// when it is small against those.
+func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l, raw []float64) {
 	q, _ := x.Dims()
 	if coef == nil {
 		coef = make([]float64, base*q)
@@ -326,6 +334,7 @@ func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
 	// row lost more than a factor eta of its norm (the DGKS criterion, as
 	// in ARPACK), since only then can round-off leave it non-orthogonal.
 	k.project(x, 0, base, coef)
+	k.fullPasses++
 	again := false
 	for r := 0; r < q; r++ {
 		n1[r] = normEst(x.RawRowView(r))
@@ -335,9 +344,13 @@ func (k *krylov) orthonormalize(x *mat.Dense, base int, coef, l []float64) {
 	}
 	if again {
 		k.project(x, 0, base, coef)
+		k.fullPasses++
 		for r := 0; r < q; r++ {
 			n1[r] = normEst(x.RawRowView(r))
 		}
+	}
+	for r := 0; r < q && raw != nil; r++ {
+		n0[r] = math.Max(n0[r], raw[r])
 	}
 	for i := range l[:q*q] {
 		l[i] = 0
@@ -415,6 +428,43 @@ func (k *krylov) randomUnit(dst []float64, olen int) {
 	panic("eig: internal error: no direction orthogonal to the basis")
 }
 
+// recurrence removes from the images W = A V[c:c+p] their components along
+// the blocks they are coupled to: the older vectors, whose couplings T
+// already holds (T is symmetric, so V_iᵀ A V_c is the stored coupling of
+// V_c to V_i: the previous block after a step, every kept vector after a
+// restart), and the block itself, whose couplings are computed. It adds
+// the coefficients to coef. This is the block three-term recurrence; the
+// full Gram-Schmidt pass of orthonormalize that follows removes what it
+// leaves (rounding), so that a second full pass is needed only when that
+// pass shrinks a row by more than the DGKS factor. A full pass first would
+// shrink every row (the images lie mostly in the basis) and always take
+// two, reading the whole basis twice more per step.
+func (k *krylov) recurrence(c int, coef []float64) {
+	p, ld := k.p, k.ldt
+	lo := c
+	for r := 0; r < p; r++ {
+		row := k.t[(c+r)*ld : (c+r)*ld+c]
+		for i, tv := range row[:lo] {
+			if tv != 0 {
+				lo = i
+				break
+			}
+		}
+	}
+	if lo < c {
+		h := k.h[:(c-lo)*p]
+		for i := lo; i < c; i++ {
+			for r := 0; r < p; r++ {
+				h[(i-lo)*p+r] = k.t[(c+r)*ld+i]
+			}
+		}
+		copy(coef[lo*p:c*p], h)
+		k.oj = orthJob{olo: lo, olen: c - lo, ox: k.w, q: p}
+		k.team.run(k.team.jobs[1], 2*(c-lo)*p*k.n)
+	}
+	k.project(k.w, c, p, coef[c*p:(c+p)*p])
+}
+
 // step applies the operator to the block V[c:c+p], orthogonalizes the images
 // and appends the new block at V[c+p:c+2p], updating T.
 func (k *krylov) step(c int) error {
@@ -430,6 +480,7 @@ func (k *krylov) stepLast(c int, last bool) error {
 	x := k.v.Slice(c, c+p, 0, k.n).(*mat.Dense)
 	k.apply(k.w, x)
 	k.iters++
+	var raw [maxBlock]float64 // norms of the images
 	for r := 0; r < p; r++ {
 		row := k.w.RawRowView(r)
 		nr := normEst(row)
@@ -437,6 +488,7 @@ func (k *krylov) stepLast(c int, last bool) error {
 			return fmt.Errorf("%w (after %d operator applications)", ErrNotFinite, k.matvecs)
 		}
 		k.normA = math.Max(k.normA, nr)
+		raw[r] = nr
 	}
 	base := c + p
 	coef := k.coefBuf[:base*p]
@@ -450,7 +502,8 @@ func (k *krylov) stepLast(c int, last bool) error {
 		k.project(k.w, 0, base, coef)
 		k.exhausted = true
 	} else {
-		k.orthonormalize(k.w, base, coef, l)
+		k.recurrence(c, coef)
+		k.orthonormalize(k.w, base, coef, l, raw[:p])
 	}
 	ld := k.ldt
 	// Symmetry: the coefficients against older vectors must reproduce the
@@ -686,7 +739,7 @@ func (k *krylov) run(ctx context.Context) (int, Status, error) {
 		k.randomRow(init.RawRowView(r))
 	}
 	var lbuf [64 * 64]float64
-	k.orthonormalize(init, 0, nil, lbuf[:p*p])
+	k.orthonormalize(init, 0, nil, lbuf[:p*p], nil)
 
 	c := 0
 	verifying := false
