@@ -38,9 +38,11 @@
 //     products are block products; the default (TopD) for dense operators.
 //
 // The Krylov methods share one engine (block size 1 for the single-vector
-// ones). Reorthogonalization is classical Gram-Schmidt against the whole
-// basis, repeated (DGKS), done as matrix-matrix products split over
-// goroutines. The projected matrix is diagonalized (tridiagonal reduction,
+// ones). Each step subtracts the couplings the projected matrix already
+// holds and the block's own (the block three-term recurrence), then
+// reorthogonalizes by classical Gram-Schmidt against the whole basis,
+// repeated only when the DGKS criterion asks for it, done as
+// matrix-matrix products split over goroutines. The projected matrix is diagonalized (tridiagonal reduction,
 // then implicit QL with the rotations applied to contiguous rows) only
 // when the work done since the last time is comparable to its cost, or at
 // a restart. Problems with n < d + 3 BlockSize, n <= 16, or (with the

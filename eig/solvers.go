@@ -11,8 +11,9 @@ import (
 // maxBlock bounds the block size (workspaces are sized for it).
 const maxBlock = 64
 
-// Lanczos is the Lanczos method with full reorthogonalization (classical
-// Gram-Schmidt, repeated by the DGKS criterion) and no restarts: the basis
+// Lanczos is the Lanczos method with full reorthogonalization (the
+// three-term recurrence, then classical Gram-Schmidt against the whole
+// basis, repeated by the DGKS criterion) and no restarts: the basis
 // grows until the d wanted Ritz pairs converge, up to BasisSize vectors
 // (default max(10d, 300), capped at n); reaching it is an iteration limit.
 // Memory is 8 n BasisSize bytes, allocated up front. Ritz values come from the
