@@ -33,11 +33,11 @@ func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat
 		// Every step takes only the residuals above the floor: the
 		// couplings among all the pairs, which the step also corrects,
 		// come from the residuals' components along Y and cost no
-		// product. Taking every residual in the first step (as before)
-		// took the worst residual of the n = 4000, d = 20 benchmark kernel
-		// to 0.95 units instead of 1.2, for 20 vectors in the product
-		// instead of 6 (n = 1000: 1.4 against 1.9; ARPACK's are 2.3 to
-		// 3.3 on the same kernels).
+		// product. Taking every residual in the first step took the
+		// worst residual of the n = 4000, d = 20 benchmark kernel to 0.95
+		// units instead of 1.2, for 20 vectors in the product instead of
+		// 5 (n = 1000: 1.35 against 1.9; ARPACK's are 2.2 to 3.3 on the
+		// same kernels).
 		v, r, yn, ayn, done := k.refine(y, ay, floor)
 		if !done {
 			break
