@@ -283,18 +283,33 @@ func orthonormalRows(t *team, x *mat.Dense, q int) {
 	xr := x.RawMatrix()
 	n := xr.Cols
 	g := make([]float64, q*q)
-	tmp := make([]float64, q*n)
+	h := make([]float64, q*q)
 	for pass := 0; pass < 2; pass++ {
 		t.mulNT(g, xr.Data, xr.Stride, q, xr.Data, xr.Stride, q, n)
 		if !cholInvLower(g, q) {
 			gramSchmidtRows(x, q)
 			return
 		}
-		// g now holds L⁻¹ (lower triangular).
-		t.mulNN(tmp, n, g, q, q, xr.Data, xr.Stride, n)
+		// g now holds L⁻¹ (lower triangular); X = L⁻¹ X by column chunks
+		// through a small buffer (subTN subtracts hᵀ X: h = -(L⁻¹)ᵀ), so
+		// that no q x n copy is allocated (q x n is 16 MB for 20 rows of
+		// 100,000).
 		for a := 0; a < q; a++ {
-			copy(xr.Data[a*xr.Stride:a*xr.Stride+n], tmp[a*n:(a+1)*n])
+			for i := 0; i < q; i++ {
+				h[i*q+a] = -g[a*q+i]
+			}
 		}
+		t.each(n, func(_, lo, hi int) {
+			buf := make([]float64, q*min(rotChunk, hi-lo))
+			for c0 := lo; c0 < hi; c0 += rotChunk {
+				w := min(rotChunk, hi-c0)
+				clear(buf[:q*w])
+				subTN(true, buf, w, q, h, q, xr.Data[c0:], xr.Stride, q, w)
+				for a := 0; a < q; a++ {
+					copy(xr.Data[a*xr.Stride+c0:a*xr.Stride+c0+w], buf[a*w:(a+1)*w])
+				}
+			}
+		}, q*q*n)
 	}
 }
 
