@@ -61,12 +61,13 @@
 //
 // At tolerances of RefineTol (1e-13) and below, the Krylov methods end with
 // a refinement: one Rayleigh-Ritz step on the span of the converged vectors
-// and their residuals, with the couplings taken from the residuals (not from
-// Vᵀ(A V), where they cancel), Rayleigh quotients from compensated dot
-// products, and the small projected problem diagonalised by Jacobi
-// rotations, which resolve its tiny off-diagonal entries to high relative
-// accuracy. It costs d more operator applications and takes the worst
-// residual from a few units of round-off to about one (ARPACK's are about
+// and those of their residuals above two units of round-off, with the
+// couplings taken from the residuals (not from Vᵀ(A V), where they cancel),
+// Rayleigh quotients from compensated dot products, and the small projected
+// problem diagonalised by Jacobi rotations, which resolve its tiny
+// off-diagonal entries to high relative accuracy. It costs one operator
+// application per residual it takes (at most d) and takes the worst
+// residual from a few units of round-off to one or two (ARPACK's are about
 // three on the same kernels); Settings.NoRefine turns it off.
 //
 // Results always carry the best pairs found, their residuals, counts and a
