@@ -59,10 +59,10 @@ func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat
 
 // refineWork holds the n-long buffers of the refinement steps of one
 // solve, allocated by the first step that needs them: the stacked basis
-// and its images (nw rows and the residuals that join), the residuals, and two pairs of output
-// vectors and images, used alternately so that a step that fails leaves
-// the previous step's output intact. At n = 100,000 and 20 pairs, three
-// steps allocated 300 MB without it.
+// and its images (nw rows and the residuals that join), the residuals,
+// and two pairs of output vectors and images, used alternately so that a
+// step that fails leaves the previous step's output intact. At
+// n = 100,000 and 20 pairs, three steps allocated 300 MB without it.
 type refineWork struct {
 	basis, img, r *mat.Dense
 	out           [2][2]*mat.Dense
