@@ -37,8 +37,8 @@ func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat
 		// product. Taking every residual in the first step took the
 		// worst residual of the n = 4000, d = 20 benchmark kernel to 0.95
 		// units instead of 1.2, for 20 vectors in the product instead of
-		// 5 (n = 1000: 1.35 against 1.9; ARPACK's are 2.2 to 3.3 on the
-		// same kernels).
+		// 5 (the worst over the benchmark kernels is now 1.5; ARPACK's
+		// are 2.1 to 3.3 on the same kernels).
 		v, r, yn, ayn, done := k.refine(y, ay, floor, &w, pass%2)
 		if !done {
 			break

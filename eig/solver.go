@@ -144,9 +144,9 @@ type Settings struct {
 	// their residuals above 2 eps·||A||, which costs one operator
 	// application per such residual (5 of 20 at n = 4000, d = 20; rarely a
 	// few more for a second step) and brings the residuals to about one
-	// unit of round-off: 0.6 to 1.9 eps·||A|| (eps = 2^-52) on the
+	// unit of round-off: 0.7 to 1.5 eps·||A|| (eps = 2^-52) on the
 	// benchmark kernels, from 3.7 to 20 eps·||A|| without it, and below
-	// ARPACK's (2.2 to 3.3 eps·||A|| at n = 1000 to 4000). The refined
+	// ARPACK's (2.1 to 3.3 eps·||A|| at n = 500 to 4000). The refined
 	// pairs replace the others only if their largest residual is smaller. With a tolerance far above round-off the step
 	// buys nothing a caller can use, so it runs only when Tol is at most
 	// RefineTol.
