@@ -301,15 +301,28 @@ func orthonormalRows(t *team, x *mat.Dense, q int) {
 		}
 		t.each(n, func(_, lo, hi int) {
 			buf := make([]float64, q*min(rotChunk, hi-lo))
-			for c0 := lo; c0 < hi; c0 += rotChunk {
-				w := min(rotChunk, hi-c0)
-				clear(buf[:q*w])
-				subTN(true, buf, w, q, h, q, xr.Data[c0:], xr.Stride, q, w)
-				for a := 0; a < q; a++ {
-					copy(xr.Data[a*xr.Stride+c0:a*xr.Stride+c0+w], buf[a*w:(a+1)*w])
-				}
-			}
+			combineRows(xr.Data, xr.Stride, h, q, q, lo, hi, buf)
 		}, q*q*n)
+	}
+}
+
+// rotChunk is the number of columns combineRows transforms at a time: a
+// gk x rotChunk buffer of a few hundred KiB stays in cache.
+const rotChunk = 256
+
+// combineRows replaces rows 0:gk of x (stride ldx) on columns lo:hi by
+// combinations of its rows 0:c, in place: row a becomes
+// -sum_i h[i*gk+a] x_i (h is c x gk, the combination negated and
+// transposed, as subTN takes it). It goes by chunks of rotChunk columns
+// through buf (at least gk*min(rotChunk, hi-lo) entries).
+func combineRows(x []float64, ldx int, h []float64, gk, c, lo, hi int, buf []float64) {
+	for c0 := lo; c0 < hi; c0 += rotChunk {
+		w := min(rotChunk, hi-c0)
+		clear(buf[:gk*w])
+		subTN(true, buf, w, gk, h, gk, x[c0:], ldx, c, w)
+		for a := 0; a < gk; a++ {
+			copy(x[a*ldx+c0:a*ldx+c0+w], buf[a*w:(a+1)*w])
+		}
 	}
 }
 

@@ -219,10 +219,6 @@ func (k *krylov) project(x *mat.Dense, olo, olen int, coef []float64) {
 	}
 }
 
-// rotChunk is the number of columns rotated at a time by partRotate: a
-// kk x rotChunk buffer of a few hundred KiB stays in cache.
-const rotChunk = 256
-
 // partRotate sets V[0:gk][:, lo:hi] = G V[0:c][:, lo:hi] in place, with G
 // the gk x c rotation, stored negated and transposed in k.g (entry (a, i)
 // at k.g[i*gk+a]) so that subTN computes the product.
@@ -236,17 +232,7 @@ func (k *krylov) partRotate(part, lo, hi int) {
 		k.rot[part] = buf
 	}
 	vr := k.v.RawMatrix()
-	for c0 := lo; c0 < hi; c0 += rotChunk {
-		c1 := min(c0+rotChunk, hi)
-		w := c1 - c0
-		for x := range buf[:gk*w] {
-			buf[x] = 0
-		}
-		subTN(true, buf, w, gk, k.g, gk, vr.Data[c0:], vr.Stride, c, w)
-		for a := 0; a < gk; a++ {
-			copy(k.v.RawRowView(a)[c0:c1], buf[a*w:(a+1)*w])
-		}
-	}
+	combineRows(vr.Data, vr.Stride, k.g, gk, c, lo, hi, buf)
 }
 
 // partRitzVectors sets yout[:, lo:hi] = G V[0:c][:, lo:hi], with G the gk x

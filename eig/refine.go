@@ -68,12 +68,10 @@ type refineWork struct {
 	out           [2][2]*mat.Dense
 }
 
-// rows returns the first r rows of *m, (re)allocating *m with r rows of
-// length n if it is nil or has fewer.
-func (w *refineWork) rows(m **mat.Dense, r, n int) *mat.Dense {
-	if *m == nil {
-		*m = mat.NewDense(r, n, nil)
-	} else if rr, _ := (*m).Dims(); rr < r {
+// firstRows returns the first r rows of *m, (re)allocating *m with r rows
+// of length n if it is nil or has fewer.
+func firstRows(m **mat.Dense, r, n int) *mat.Dense {
+	if *m == nil || (*m).RawMatrix().Rows < r {
 		*m = mat.NewDense(r, n, nil)
 	}
 	return (*m).Slice(0, r, 0, n).(*mat.Dense)
@@ -125,7 +123,7 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64, w *refineWork, slot int
 	theta := make([]float64, nw)
 	rn := make([]float64, nw) // residual norms
 	old := 0.0
-	r := w.rows(&w.r, nw, n)
+	r := firstRows(&w.r, nw, n)
 	q0 := 0 // residuals above the floor
 	for a := 0; a < nw; a++ {
 		ya, aya := y.RawRowView(a), ay.RawRowView(a)
@@ -144,8 +142,8 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64, w *refineWork, slot int
 	}
 	// Stacked basis [Y; R̂] and images [A Y; A R̂], with room for the q0
 	// residuals that join.
-	basis := w.rows(&w.basis, nw+q0, n)
-	img := w.rows(&w.img, nw+q0, n)
+	basis := firstRows(&w.basis, nw+q0, n)
+	img := firstRows(&w.img, nw+q0, n)
 	for a := 0; a < nw; a++ {
 		copy(basis.RawRowView(a), y.RawRowView(a))
 		copy(img.RawRowView(a), ay.RawRowView(a))
@@ -165,10 +163,6 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64, w *refineWork, slot int
 		bl.Dscal(n, 1/nr, dst, 1)
 		q++
 	}
-	if q == 0 {
-		return nil, nil, nil, nil, false
-	}
-	rh = basis.Slice(nw, nw+q, 0, n).(*mat.Dense)
 	yr := y.RawMatrix()
 	c := make([]float64, q*nw)
 	for pass := 0; pass < 2; pass++ {
@@ -306,8 +300,8 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64, w *refineWork, slot int
 			g[a*m+i] = z[i*m+j]
 		}
 	}
-	ynew = w.rows(&w.out[slot][0], nw, n)
-	aynew = w.rows(&w.out[slot][1], nw, n)
+	ynew = firstRows(&w.out[slot][0], nw, n)
+	aynew = firstRows(&w.out[slot][1], nw, n)
 	br, ir := basis.RawMatrix(), img.RawMatrix()
 	yn, an := ynew.RawMatrix(), aynew.RawMatrix()
 	tm.mulNN(yn.Data, yn.Stride, g, nw, m, br.Data, br.Stride, n)
