@@ -21,7 +21,7 @@ func (t *team) parts(n, work int) int {
 	if t == nil || t.n != n || work < 2*parallelMin {
 		return 1
 	}
-	return len(t.fns)
+	return t.np
 }
 
 // mulNT sets c (ra x rx, row-major) to A Xᵀ, where A and X are given by

@@ -124,4 +124,12 @@
 // reused from one call to the next, whatever the sizes), and Dense, CSR,
 // Shifted, Negated and Counter operators may be shared by concurrent
 // solves (a CSR only while its linalg.CSR is not modified).
+//
+// The parallel kernels run on the calling goroutine and on up to
+// GOMAXPROCS-1 helper goroutines shared by all solves. A helper that has
+// finished a part polls for the next job for up to 200 µs, so the short
+// parallel steps of a solve (Gram-Schmidt passes of about 100 µs) start at
+// once instead of waiting for an idle processor to wake, and then exits:
+// an idle program keeps none of them. The parts are fixed ranges, so
+// which goroutine runs one does not change a result.
 package eig

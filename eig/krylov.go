@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -78,44 +77,31 @@ type krylov struct {
 }
 
 // team runs a job split over column ranges of length n on GOMAXPROCS
-// goroutines. The closures are bound once, so a run allocates nothing.
+// goroutines (the caller and the crew's helpers). The part function is
+// bound once, so a run allocates nothing.
 type team struct {
 	n    int
-	wg   sync.WaitGroup
-	fns  []func()
+	np   int // column ranges: GOMAXPROCS at init, at most n
+	fj   forkJob
+	part func(part int)
 	job  func(part, lo, hi int)
 	jobs []func(part, lo, hi int)
 }
 
 func (t *team) init(n int) {
 	t.n = n
-	w := runtime.GOMAXPROCS(0)
-	if w > n {
-		w = n
-	}
-	t.fns = make([]func(), w)
-	for k := range w {
-		lo, hi := k*n/w, (k+1)*n/w
-		t.fns[k] = func() {
-			t.job(k, lo, hi)
-			t.wg.Done()
-		}
-	}
+	t.np = max(1, min(runtime.GOMAXPROCS(0), n))
+	t.part = func(p int) { t.job(p, p*t.n/t.np, (p+1)*t.n/t.np) }
 }
 
 // run executes job; in parallel when work (flops) is large enough.
 func (t *team) run(job func(part, lo, hi int), work int) {
-	if work < 2*parallelMin || len(t.fns) == 1 {
+	if work < 2*parallelMin || t.np == 1 {
 		job(0, 0, t.n)
 		return
 	}
 	t.job = job
-	t.wg.Add(len(t.fns))
-	for _, f := range t.fns[1:] {
-		go f()
-	}
-	t.fns[0]()
-	t.wg.Wait()
+	t.fj.run(t.np, t.np-1, t.part)
 	t.job = nil
 }
 
@@ -130,7 +116,7 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 	k.ldt = m + p
 	k.t = make([]float64, k.ldt*k.ldt)
 	k.team.init(n)
-	w := len(k.team.fns)
+	w := k.team.np
 	k.h = make([]float64, w*(m+p)*p)
 	mp := m + p
 	k.tc = make([]float64, mp*mp)
@@ -204,7 +190,7 @@ func (k *krylov) project(x *mat.Dense, olo, olen int, coef []float64) {
 	work := 2 * olen * q * k.n
 	k.team.run(k.team.jobs[0], work)
 	sz := olen * q
-	parts := len(k.team.fns)
+	parts := k.team.np
 	if work < 2*parallelMin {
 		parts = 1
 	}

@@ -69,11 +69,11 @@ type Dense struct {
 }
 
 // parallelMin is the number of multiply-adds below which products run on
-// the calling goroutine. Waking a second goroutine costs a few microseconds
-// on an idle core and tens of microseconds when the other core is busy,
-// while 2^20 multiply-adds take about 25 microseconds on one core with the
-// AVX2 kernel: on the 351 x 351 ionosphere kernel (blocks of 2 and of 4) the serial
-// products made the whole solve faster.
+// the calling goroutine. A crew helper (crew.go) joins a job within a
+// microsecond if it is awake, but after up to 100 microseconds if it has
+// to be started, while 2^20 multiply-adds take about 25 microseconds on
+// one core with the AVX2 kernel: on the 351 x 351 ionosphere kernel (blocks
+// of 2 and of 4) the serial products made the whole solve faster.
 const parallelMin = 1 << 20
 
 // NewDense returns an operator for the symmetric matrix a. The matrix is
@@ -243,15 +243,15 @@ func (d *Dense) Dim() int {
 // At returns entry (i, j). It panics if i or j is outside [0, n).
 func (d *Dense) At(i, j int) float64 { return d.a[i*d.n+j] }
 
-// denseTask carries one product to the worker goroutines. The closures in
-// run are bound once when the task is created, so launching them allocates
-// nothing.
+// denseTask carries one product to the crew (crew.go). The part function
+// is bound once when the task is created, so a product allocates nothing.
 type denseTask struct {
 	d      *Dense
 	dst, x []float64 // vector product
 	dm, xm *mat.Dense
-	wg     sync.WaitGroup
-	run    []func()
+	fj     forkJob
+	parts  int // row ranges: GOMAXPROCS, at most n
+	part   func(part int)
 	block  bool
 }
 
@@ -263,14 +263,8 @@ func (d *Dense) task() *denseTask {
 	if w > d.n {
 		w = d.n
 	}
-	t := &denseTask{d: d, run: make([]func(), w)}
-	for k := range w {
-		lo, hi := k*d.n/w, (k+1)*d.n/w
-		t.run[k] = func() {
-			t.rows(lo, hi)
-			t.wg.Done()
-		}
-	}
+	t := &denseTask{d: d, parts: w}
+	t.part = func(k int) { t.rows(k*d.n/w, (k+1)*d.n/w) }
 	return t
 }
 
@@ -311,16 +305,11 @@ func (t *denseTask) rows(lo, hi int) {
 const panelRows = 8
 
 func (t *denseTask) exec(work int) {
-	if work < parallelMin || len(t.run) == 1 {
+	if work < parallelMin || t.parts == 1 {
 		t.rows(0, t.d.n)
 		return
 	}
-	t.wg.Add(len(t.run))
-	for _, f := range t.run[1:] {
-		go f()
-	}
-	t.run[0]()
-	t.wg.Wait()
+	t.fj.run(t.parts, t.parts-1, t.part)
 }
 
 // MulVecTo sets dst = A x. It panics if the lengths are not Dim() (a
