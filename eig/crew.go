@@ -113,7 +113,13 @@ func crewHelper() {
 				continue
 			}
 		}
-		if spins&63 != 63 || time.Since(idle) < crewSpin {
+		if spins&63 != 63 {
+			continue
+		}
+		if time.Since(idle) < crewSpin {
+			// Let any other goroutine waiting for this processor run
+			// (the caller's own parallel work among them).
+			runtime.Gosched()
 			continue
 		}
 		crew.live.Add(-1)
