@@ -44,9 +44,10 @@ type forkJob struct {
 }
 
 // run runs fn(0), ..., fn(parts-1) (parts < 2^16) on the calling goroutine
-// and on up to helpers other goroutines, and returns when all are done.
-func (j *forkJob) run(parts, helpers int, fn func(part int)) {
-	if parts <= 1 || helpers <= 0 {
+// and on up to parts-1 helpers, and returns when all are done.
+func (j *forkJob) run(parts int, fn func(part int)) {
+	helpers := parts - 1
+	if helpers <= 0 {
 		for p := range parts {
 			fn(p)
 		}
@@ -86,11 +87,8 @@ func (j *forkJob) run(parts, helpers int, fn func(part int)) {
 func (j *forkJob) step(gen uint32) bool {
 	for {
 		c := j.claim.Load()
-		if uint32(c>>32) != gen {
-			return false
-		}
-		next, parts := int(c&0xffff), int(c>>16&0xffff)
-		if next >= parts {
+		g, next, parts := unpack(c)
+		if g != gen || next >= parts {
 			return false
 		}
 		if j.claim.CompareAndSwap(c, c+1) {
@@ -107,8 +105,8 @@ func crewHelper() {
 	idle := time.Now()
 	for spins := 0; ; spins++ {
 		if j := crew.slot.Load(); j != nil {
-			c := j.claim.Load()
-			if j.step(uint32(c >> 32)) {
+			gen, _, _ := unpack(j.claim.Load())
+			if j.step(gen) {
 				idle, spins = time.Now(), 0
 				continue
 			}
@@ -138,6 +136,11 @@ func crewHelper() {
 
 // open reports whether the job has an unclaimed part.
 func (j *forkJob) open() bool {
-	c := j.claim.Load()
-	return int(c&0xffff) < int(c>>16&0xffff)
+	_, next, parts := unpack(j.claim.Load())
+	return next < parts
+}
+
+// unpack splits a claim word into its generation, next part and parts.
+func unpack(c uint64) (gen uint32, next, parts int) {
+	return uint32(c >> 32), int(c & 0xffff), int(c >> 16 & 0xffff)
 }

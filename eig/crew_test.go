@@ -25,7 +25,7 @@ func TestForkJobParts(t *testing.T) {
 				for p := range hits {
 					hits[p].Store(0)
 				}
-				j.run(parts, 1+r%2, func(p int) {
+				j.run(parts, func(p int) {
 					if r%5 == 0 {
 						time.Sleep(time.Microsecond) // let a helper take some parts
 					}
@@ -56,7 +56,7 @@ func TestForkJobParts(t *testing.T) {
 func TestCrewExits(t *testing.T) {
 	var j forkJob
 	var n atomic.Int32
-	j.run(4, 1, func(int) { n.Add(1) })
+	j.run(4, func(int) { n.Add(1) })
 	if n.Load() != 4 {
 		t.Fatalf("ran %d parts, want 4", n.Load())
 	}

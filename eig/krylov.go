@@ -101,7 +101,7 @@ func (t *team) run(job func(part, lo, hi int), work int) {
 		return
 	}
 	t.job = job
-	t.fj.run(t.np, t.np-1, t.part)
+	t.fj.run(t.np, t.part)
 	t.job = nil
 }
 

@@ -309,7 +309,7 @@ func (t *denseTask) exec(work int) {
 		t.rows(0, t.d.n)
 		return
 	}
-	t.fj.run(t.parts, t.parts-1, t.part)
+	t.fj.run(t.parts, t.part)
 }
 
 // MulVecTo sets dst = A x. It panics if the lengths are not Dim() (a
