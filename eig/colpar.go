@@ -15,8 +15,9 @@ func (t *team) each(n int, job func(part, lo, hi int), work int) {
 	t.run(job, work)
 }
 
-// parts returns the number of column ranges each splits n into for the
-// given work.
+// parts returns the number of column ranges each (and run, for the
+// team's own n) splits n into for the given work: the number of partial
+// results a job's parts leave to be summed.
 func (t *team) parts(n, work int) int {
 	if t == nil || t.n != n || work < 2*parallelMin {
 		return 1

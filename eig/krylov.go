@@ -189,12 +189,8 @@ func (k *krylov) project(x *mat.Dense, olo, olen int, coef []float64) {
 	k.oj = orthJob{olo: olo, olen: olen, ox: x, q: q}
 	work := 2 * olen * q * k.n
 	k.team.run(k.team.jobs[0], work)
-	sz := olen * q
-	parts := k.team.np
-	if work < 2*parallelMin {
-		parts = 1
-	}
-	for pt := 1; pt < parts; pt++ {
+	sz, np := olen*q, k.team.parts(k.n, work)
+	for pt := 1; pt < np; pt++ {
 		hp := k.h[pt*sz : (pt+1)*sz]
 		for i := range sz {
 			k.h[i] += hp[i]
