@@ -101,26 +101,30 @@ func testDotsNT(t *testing.T) {
 	}
 }
 
-// TestDotsNTChunked checks the column chunks dotsTiles uses for a matrix
-// too large for the cache, with and without the AVX-512 kernel.
+// TestDotsNTChunked checks the column chunks and row panels dotsTiles uses
+// for a matrix too large for the cache (one partial panel; full panels and
+// a partial one; a single triple left), with and without the AVX-512
+// kernel.
 func TestDotsNTChunked(t *testing.T) {
-	rows, n := 5, cacheEntries/4+7
+	n := cacheEntries/4 + 7
 	lda := n + 1
-	a := randSlice(rows*lda, 1)
 	defer setAVX512(setAVX512(false))
-	for _, nxz := range [][2]int{{3, 0}, {8, 0}, {12, 0}, {20, 0}, {8, 1}, {12, 1}, {16, 1}, {20, 1}, {27, 1}} {
-		nx := nxz[0]
-		if setAVX512(nxz[1] == 1); nxz[1] == 1 && !hasAVX512 {
-			continue // no AVX-512 here
-		}
-		x := randSlice(nx*n, 2)
-		c := make([]float64, rows*nx)
-		dotsNT(true, c, nx, 1, a, lda, rows, x, n, nx, n)
-		for i := 0; i < rows; i++ {
-			for v := 0; v < nx; v++ {
-				ar, xv := a[i*lda:i*lda+n], x[v*n:(v+1)*n]
-				if want, got := dotRef(ar, xv), c[i*nx+v]; math.Abs(got-want) > kernelTol(ar, xv) {
-					t.Fatalf("nx=%d avx512=%v: c(%d,%d) = %v, want %v", nx, hasAVX512, i, v, got, want)
+	for _, rows := range []int{5, 3*tilePanel + 1, 6*tilePanel + 2} {
+		a := randSlice(rows*lda, uint64(rows))
+		for _, nxz := range [][2]int{{3, 0}, {8, 0}, {12, 0}, {20, 0}, {8, 1}, {12, 1}, {16, 1}, {20, 1}, {27, 1}} {
+			nx := nxz[0]
+			if setAVX512(nxz[1] == 1); nxz[1] == 1 && !hasAVX512 {
+				continue // no AVX-512 here
+			}
+			x := randSlice(nx*n, 2)
+			c := make([]float64, rows*nx)
+			dotsNT(true, c, nx, 1, a, lda, rows, x, n, nx, n)
+			for i := 0; i < rows; i++ {
+				for v := 0; v < nx; v++ {
+					ar, xv := a[i*lda:i*lda+n], x[v*n:(v+1)*n]
+					if want, got := dotRef(ar, xv), c[i*nx+v]; math.Abs(got-want) > kernelTol(ar, xv) {
+						t.Fatalf("rows=%d nx=%d avx512=%v: c(%d,%d) = %v, want %v", rows, nx, hasAVX512, i, v, got, want)
+					}
 				}
 			}
 		}
