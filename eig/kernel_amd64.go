@@ -59,3 +59,11 @@ func setAVX512(on bool) bool {
 //
 //go:noescape
 func dot3x8y(a0, a1, a2, x *float64, ldx, n int, out *[24]float64)
+
+// bcast12x8 adds to out[8r+v] the dot product of row r of a (rows lda
+// apart, r < 12) with vector v over their first n entries (n a non-negative
+// multiple of 8), the vectors interleaved: entry j of vector v is
+// x[8j+v]. AVX-512 F.
+//
+//go:noescape
+func bcast12x8(a *float64, lda int, x *float64, n int, out *[96]float64)

@@ -544,3 +544,143 @@ yreduce:
 	VPXORQ Z31, Z31, Z31
 	VZEROUPPER
 	RET
+
+// BPREFETCH is the prefetch distance in bytes along the rows of a in
+// bcast12x8.
+#define BPREFETCH 1024
+
+// func bcast12x8(a *float64, lda int, x *float64, n int, out *[96]float64)
+//
+// out[8r+v] += sum_{j<n} a[r*lda+j] x[8j+v] for r < 12, v < 8, n a
+// non-negative multiple of 8, with AVX-512: the eight vectors are
+// interleaved (entry j of all of them in one register), so each entry of
+// a is one broadcast operand of one fused multiply-add and no horizontal
+// sums are needed. Accumulators: Z0-Z11 (rows 0-11) for the even columns
+// and Z16-Z27 for the odd ones (shorter chains of rounding); Z12-Z15 hold
+// the vectors' entries. Rows 0-8 are addressed from SI and the multiples of
+// the stride R10 (R10*1, *2, R11 = 3, *4, R12 = 5, R11*2, R13 = 7, R10*8),
+// rows 9-11 from DI = SI + 9 strides.
+TEXT ·bcast12x8(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R10
+	SHLQ $3, R10
+	MOVQ x+16(FP), R9
+	MOVQ n+24(FP), CX
+	LEAQ (R10)(R10*2), R11
+	LEAQ (R10)(R10*4), R12
+	LEAQ (R11)(R10*4), R13
+	LEAQ (SI)(R10*8), DI
+	ADDQ R10, DI
+
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+
+// BCOL applies column c (entries of the vectors in xr) to the twelve rows,
+// accumulating into z0-z11.
+#define BCOL(c, xr, z0, z1, z2, z3, z4, z5, z6, z7, z8, z9, z10, z11) \
+	VMOVUPD          (c*64)(R9), xr              \
+	VFMADD231PD.BCST (c*8)(SI), xr, z0           \
+	VFMADD231PD.BCST (c*8)(SI)(R10*1), xr, z1    \
+	VFMADD231PD.BCST (c*8)(SI)(R10*2), xr, z2    \
+	VFMADD231PD.BCST (c*8)(SI)(R11*1), xr, z3    \
+	VFMADD231PD.BCST (c*8)(SI)(R10*4), xr, z4    \
+	VFMADD231PD.BCST (c*8)(SI)(R12*1), xr, z5    \
+	VFMADD231PD.BCST (c*8)(SI)(R11*2), xr, z6    \
+	VFMADD231PD.BCST (c*8)(SI)(R13*1), xr, z7    \
+	VFMADD231PD.BCST (c*8)(SI)(R10*8), xr, z8    \
+	VFMADD231PD.BCST (c*8)(DI), xr, z9           \
+	VFMADD231PD.BCST (c*8)(DI)(R10*1), xr, z10   \
+	VFMADD231PD.BCST (c*8)(DI)(R10*2), xr, z11
+
+#define BEVEN(c, xr) BCOL(c, xr, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11)
+#define BODD(c, xr) BCOL(c, xr, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27)
+
+	SHRQ $3, CX
+	JZ   bsum
+
+bloop:
+	PREFETCHT1 BPREFETCH(SI)
+	PREFETCHT1 BPREFETCH(SI)(R10*1)
+	PREFETCHT1 BPREFETCH(SI)(R10*2)
+	PREFETCHT1 BPREFETCH(SI)(R11*1)
+	PREFETCHT1 BPREFETCH(SI)(R10*4)
+	PREFETCHT1 BPREFETCH(SI)(R12*1)
+	PREFETCHT1 BPREFETCH(SI)(R11*2)
+	PREFETCHT1 BPREFETCH(SI)(R13*1)
+	PREFETCHT1 BPREFETCH(SI)(R10*8)
+	PREFETCHT1 BPREFETCH(DI)
+	PREFETCHT1 BPREFETCH(DI)(R10*1)
+	PREFETCHT1 BPREFETCH(DI)(R10*2)
+	BEVEN(0, Z12)
+	BODD(1, Z13)
+	BEVEN(2, Z14)
+	BODD(3, Z15)
+	BEVEN(4, Z12)
+	BODD(5, Z13)
+	BEVEN(6, Z14)
+	BODD(7, Z15)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $512, R9
+	DECQ CX
+	JNZ  bloop
+
+bsum:
+	MOVQ out+32(FP), DX
+
+// BOUT adds the two accumulators of row r to its eight sums in out.
+#define BOUT(r, ze, zo) \
+	VADDPD  zo, ze, ze          \
+	VADDPD  (r*64)(DX), ze, ze  \
+	VMOVUPD ze, (r*64)(DX)
+
+	BOUT(0, Z0, Z16)
+	BOUT(1, Z1, Z17)
+	BOUT(2, Z2, Z18)
+	BOUT(3, Z3, Z19)
+	BOUT(4, Z4, Z20)
+	BOUT(5, Z5, Z21)
+	BOUT(6, Z6, Z22)
+	BOUT(7, Z7, Z23)
+	BOUT(8, Z8, Z24)
+	BOUT(9, Z9, Z25)
+	BOUT(10, Z10, Z26)
+	BOUT(11, Z11, Z27)
+
+	// Leave the upper registers clean (see dot3x8y).
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+	VZEROUPPER
+	RET

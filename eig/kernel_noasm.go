@@ -41,3 +41,8 @@ func setAVX512(bool) bool { return false }
 func dot3x8y(a0, a1, a2, x *float64, ldx, n int, out *[24]float64) {
 	panic("eig: internal error: dot3x8y without assembly support")
 }
+
+// bcast12x8 is never called when hasAVX512 is false.
+func bcast12x8(a *float64, lda int, x *float64, n int, out *[96]float64) {
+	panic("eig: internal error: bcast12x8 without assembly support")
+}

@@ -131,6 +131,73 @@ func TestDotsNTChunked(t *testing.T) {
 	}
 }
 
+// TestDots8Bcast compares the eight-vector broadcast product with plain
+// loops on sizes with every tail: rows not a multiple of 12 (the rest goes
+// to dotsNT), lengths not a multiple of 8 or of the chunk, padded leading
+// dimensions and both output layouts. The tolerance is kernelTol, the
+// bound for two summation orders.
+func TestDots8Bcast(t *testing.T) {
+	if !hasAVX512 {
+		t.Skip("no AVX-512 kernel here")
+	}
+	for _, rows := range []int{1, 11, 12, 13, 25, 36} {
+		for _, n := range []int{1, 7, 8, 9, 127, 128, 129, 300, 1031} {
+			lda, ldx := n+3, n+5
+			seed := uint64(rows*10000 + n)
+			a := randSlice(rows*lda, seed)
+			x := randSlice(8*ldx, seed+1)
+			xi := make([]float64, 8*n)
+			for _, layout := range [][2]int{{8, 1}, {1, rows}} {
+				ci, cv := layout[0], layout[1]
+				c := make([]float64, 8*rows)
+				dots8Bcast(c, ci, cv, a, lda, rows, x, ldx, n, xi)
+				for i := range rows {
+					for v := range 8 {
+						ar, xv := a[i*lda:i*lda+n], x[v*ldx:v*ldx+n]
+						if want, got := dotRef(ar, xv), c[i*ci+v*cv]; math.Abs(got-want) > kernelTol(ar, xv) {
+							t.Fatalf("rows=%d n=%d ci=%d: c(%d,%d) = %v, want %v", rows, n, ci, i, v, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDenseMulVecsEight checks the block product of eight vectors on a
+// matrix large enough to take the broadcast kernel, against products of
+// the vectors one at a time.
+func TestDenseMulVecsEight(t *testing.T) {
+	n := 1201
+	a := mat.NewSymDense(n, nil)
+	r := randSlice(n*n, 7)
+	for i := range n {
+		for j := i; j < n; j++ {
+			a.SetSym(i, j, r[i*n+j])
+		}
+	}
+	op, err := NewDense(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(8, n, randSlice(8*n, 8))
+	y := mat.NewDense(8, n, nil)
+	op.MulVecsTo(y, x)
+	want := make([]float64, n)
+	for v := range 8 {
+		op.MulVecTo(want, x.RawRowView(v))
+		for i, w := range want {
+			row := make([]float64, n)
+			for j := range n {
+				row[j] = a.At(i, j)
+			}
+			if got := y.At(v, i); math.Abs(got-w) > kernelTol(row, x.RawRowView(v)) {
+				t.Fatalf("y(%d,%d) = %v, want %v", v, i, got, w)
+			}
+		}
+	}
+}
+
 // TestSubTN compares the tiled update X -= Hᵀ V with plain loops on sizes
 // with every kind of tail.
 func TestSubTN(t *testing.T) {

@@ -253,6 +253,9 @@ type denseTask struct {
 	parts  int // row ranges: GOMAXPROCS, at most n
 	part   func(part int)
 	block  bool
+	// xi holds, for each row range, the vectors of a block of eight
+	// interleaved (dots8Bcast), allocated on the first such product.
+	xi [][]float64
 }
 
 func (d *Dense) task() *denseTask {
@@ -264,11 +267,13 @@ func (d *Dense) task() *denseTask {
 		w = d.n
 	}
 	t := &denseTask{d: d, parts: w}
-	t.part = func(k int) { t.rows(k*d.n/w, (k+1)*d.n/w) }
+	t.part = func(k int) { t.rows(k, k*d.n/w, (k+1)*d.n/w) }
 	return t
 }
 
-func (t *denseTask) rows(lo, hi int) {
+// rows computes rows [lo, hi) of the product; part (< parts) names the
+// range, and with it the workspace the range may use.
+func (t *denseTask) rows(part, lo, hi int) {
 	n := t.d.n
 	impl := blas64.Implementation()
 	if hi <= lo {
@@ -281,6 +286,20 @@ func (t *denseTask) rows(lo, hi int) {
 		return
 	}
 	b, _ := t.xm.Dims()
+	if hasAVX512 && b == 8 && (hi-lo)*n >= cacheEntries {
+		// Eight vectors and a streamed matrix: every entry of the matrix
+		// is a broadcast operand of one fused multiply-add with the eight
+		// vectors' entries (see dots8Bcast).
+		if t.xi == nil {
+			t.xi = make([][]float64, t.parts)
+		}
+		if len(t.xi[part]) < 8*n {
+			t.xi[part] = make([]float64, 8*n)
+		}
+		xr, dr := t.xm.RawMatrix(), t.dm.RawMatrix()
+		dots8Bcast(dr.Data[lo:], 1, dr.Stride, t.d.a[lo*n:], n, hi-lo, xr.Data, xr.Stride, n, t.xi[part])
+		return
+	}
 	if hasAVX2FMA {
 		// Register-tiled dot products (3 matrix rows by 4 vectors): the
 		// matrix is read from memory once per block and the arithmetic
@@ -306,7 +325,7 @@ const panelRows = 8
 
 func (t *denseTask) exec(work int) {
 	if work < parallelMin || t.parts == 1 {
-		t.rows(0, t.d.n)
+		t.rows(0, 0, t.d.n)
 		return
 	}
 	t.fj.run(t.parts, t.part)
