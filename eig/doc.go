@@ -21,8 +21,12 @@
 // that a block of 8 vectors costs about as much memory time as a single
 // product, and in 6 x 2 tiles for two vectors (the default block size for
 // matrices that stay in cache). Where the processor also has AVX-512 (F and
-// VL), products of a streamed matrix take eight vectors at a time in 3 x 8
-// tiles, whose 24 accumulators need AVX-512's 32 vector registers.
+// VL), the dense operator's product of a streamed matrix with a block of
+// eight vectors interleaves the vectors and makes every matrix entry the
+// broadcast operand of one fused multiply-add (twelve rows at a time, no
+// horizontal sums), which keeps pace with the memory; larger blocks take
+// eight vectors at a time in 3 x 8 tiles, whose 24 accumulators need
+// AVX-512's 32 vector registers.
 // Elsewhere portable Go and gonum's kernels do the same work.
 //
 // # Solvers
