@@ -254,7 +254,8 @@ type denseTask struct {
 	part   func(part int)
 	block  bool
 	// xi holds, for each row range, the vectors of a block of eight
-	// interleaved (dots8Bcast), allocated on the first such product.
+	// interleaved (dots8Bcast); each range allocates its own on its first
+	// such product.
 	xi [][]float64
 }
 
@@ -266,7 +267,7 @@ func (d *Dense) task() *denseTask {
 	if w > d.n {
 		w = d.n
 	}
-	t := &denseTask{d: d, parts: w}
+	t := &denseTask{d: d, parts: w, xi: make([][]float64, w)}
 	t.part = func(k int) { t.rows(k, k*d.n/w, (k+1)*d.n/w) }
 	return t
 }
@@ -290,9 +291,6 @@ func (t *denseTask) rows(part, lo, hi int) {
 		// Eight vectors and a streamed matrix: every entry of the matrix
 		// is a broadcast operand of one fused multiply-add with the eight
 		// vectors' entries (see dots8Bcast).
-		if t.xi == nil {
-			t.xi = make([][]float64, t.parts)
-		}
 		if len(t.xi[part]) < 8*n {
 			t.xi[part] = make([]float64, 8*n)
 		}
