@@ -406,6 +406,21 @@ ax2loop:
 	VZEROUPPER
 	RET
 
+// STRIDES sets R11, R12 and R13 to 3, 5 and 7 times the stride in R10:
+// with R10*1, *2, *4 and *8 they address the rows (or vectors) one to
+// eight strides from a base pointer.
+#define STRIDES \
+	LEAQ (R10)(R10*2), R11 \
+	LEAQ (R10)(R10*4), R12 \
+	LEAQ (R11)(R10*4), R13
+
+// ZERO4 clears four vector registers (EVEX, so any of the 32).
+#define ZERO4(a, b, c, d) \
+	VPXORQ a, a, a \
+	VPXORQ b, b, b \
+	VPXORQ c, c, c \
+	VPXORQ d, d, d
+
 // func dot3x8y(a0, a1, a2, x *float64, ldx, n int, out *[24]float64)
 //
 // out[8r+v] += sum_{j<n} a_r[j] x[v*ldx+j] for r < 3, v < 8, n a
@@ -423,35 +438,15 @@ TEXT ·dot3x8y(SB), NOSPLIT, $0-56
 	MOVQ x+24(FP), R9
 	MOVQ ldx+32(FP), R10
 	SHLQ $3, R10
-	LEAQ (R10)(R10*2), R11
-	LEAQ (R10)(R10*4), R12
-	LEAQ (R11)(R10*4), R13
+	STRIDES
 	MOVQ n+40(FP), CX
 
-	VPXORQ Y0, Y0, Y0
-	VPXORQ Y1, Y1, Y1
-	VPXORQ Y2, Y2, Y2
-	VPXORQ Y3, Y3, Y3
-	VPXORQ Y4, Y4, Y4
-	VPXORQ Y5, Y5, Y5
-	VPXORQ Y6, Y6, Y6
-	VPXORQ Y7, Y7, Y7
-	VPXORQ Y8, Y8, Y8
-	VPXORQ Y9, Y9, Y9
-	VPXORQ Y10, Y10, Y10
-	VPXORQ Y11, Y11, Y11
-	VPXORQ Y12, Y12, Y12
-	VPXORQ Y13, Y13, Y13
-	VPXORQ Y14, Y14, Y14
-	VPXORQ Y15, Y15, Y15
-	VPXORQ Y16, Y16, Y16
-	VPXORQ Y17, Y17, Y17
-	VPXORQ Y18, Y18, Y18
-	VPXORQ Y19, Y19, Y19
-	VPXORQ Y20, Y20, Y20
-	VPXORQ Y21, Y21, Y21
-	VPXORQ Y22, Y22, Y22
-	VPXORQ Y23, Y23, Y23
+	ZERO4(Y0, Y1, Y2, Y3)
+	ZERO4(Y4, Y5, Y6, Y7)
+	ZERO4(Y8, Y9, Y10, Y11)
+	ZERO4(Y12, Y13, Y14, Y15)
+	ZERO4(Y16, Y17, Y18, Y19)
+	ZERO4(Y20, Y21, Y22, Y23)
 
 #define YVEC(mem, xr, c0, c1, c2) \
 	VMOVUPD     mem, xr            \
@@ -526,22 +521,10 @@ yreduce:
 
 	// Leave the upper registers clean: with Z16-Z31 dirty, the SSE code
 	// of gonum's kernels that runs next made the solve 5% slower.
-	VPXORQ Z16, Z16, Z16
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
-	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z21, Z21, Z21
-	VPXORQ Z22, Z22, Z22
-	VPXORQ Z23, Z23, Z23
-	VPXORQ Z24, Z24, Z24
-	VPXORQ Z25, Z25, Z25
-	VPXORQ Z26, Z26, Z26
-	VPXORQ Z27, Z27, Z27
-	VPXORQ Z28, Z28, Z28
-	VPXORQ Z29, Z29, Z29
-	VPXORQ Z30, Z30, Z30
-	VPXORQ Z31, Z31, Z31
+	ZERO4(Z16, Z17, Z18, Z19)
+	ZERO4(Z20, Z21, Z22, Z23)
+	ZERO4(Z24, Z25, Z26, Z27)
+	ZERO4(Z28, Z29, Z30, Z31)
 	VZEROUPPER
 	RET
 
@@ -566,36 +549,16 @@ TEXT ·bcast12x8(SB), NOSPLIT, $0-40
 	SHLQ $3, R10
 	MOVQ x+16(FP), R9
 	MOVQ n+24(FP), CX
-	LEAQ (R10)(R10*2), R11
-	LEAQ (R10)(R10*4), R12
-	LEAQ (R11)(R10*4), R13
+	STRIDES
 	LEAQ (SI)(R10*8), DI
 	ADDQ R10, DI
 
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z16, Z16, Z16
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
-	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z21, Z21, Z21
-	VPXORQ Z22, Z22, Z22
-	VPXORQ Z23, Z23, Z23
-	VPXORQ Z24, Z24, Z24
-	VPXORQ Z25, Z25, Z25
-	VPXORQ Z26, Z26, Z26
-	VPXORQ Z27, Z27, Z27
+	ZERO4(Z0, Z1, Z2, Z3)
+	ZERO4(Z4, Z5, Z6, Z7)
+	ZERO4(Z8, Z9, Z10, Z11)
+	ZERO4(Z16, Z17, Z18, Z19)
+	ZERO4(Z20, Z21, Z22, Z23)
+	ZERO4(Z24, Z25, Z26, Z27)
 
 // BCOL applies column c (entries of the vectors in xr) to the twelve rows,
 // accumulating into z0-z11.
@@ -670,17 +633,8 @@ bsum:
 	BOUT(11, Z11, Z27)
 
 	// Leave the upper registers clean (see dot3x8y).
-	VPXORQ Z16, Z16, Z16
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
-	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z21, Z21, Z21
-	VPXORQ Z22, Z22, Z22
-	VPXORQ Z23, Z23, Z23
-	VPXORQ Z24, Z24, Z24
-	VPXORQ Z25, Z25, Z25
-	VPXORQ Z26, Z26, Z26
-	VPXORQ Z27, Z27, Z27
+	ZERO4(Z16, Z17, Z18, Z19)
+	ZERO4(Z20, Z21, Z22, Z23)
+	ZERO4(Z24, Z25, Z26, Z27)
 	VZEROUPPER
 	RET
