@@ -17,7 +17,19 @@ const (
 	Binary GraphWeight = iota
 	// Heat gives edge (i, j) the weight exp(-||xi-xj||^2 / t).
 	Heat
+	// LocalHeat gives edge (i, j) the weight exp(-||xi-xj||^2 / (s_i s_j)),
+	// where s_i is the distance from x_i to its ScaleNeighbor-th nearest
+	// neighbour (the local scaling of Zelnik-Manor and Perona, 2004): dense
+	// and sparse regions of the data get comparable weights. When s_i s_j is
+	// zero (a point with ScaleNeighbor exact duplicates) the weight is 1 at
+	// distance 0 and 0 otherwise.
+	LocalHeat
 )
+
+// DefaultScaleNeighbor is the neighbour whose distance sets a point's local
+// scale for LocalHeat weights when GraphOptions.ScaleNeighbor is zero (the
+// value Zelnik-Manor and Perona recommend).
+const DefaultScaleNeighbor = 7
 
 // GraphOptions configures KNNGraph. The zero value gives an unweighted
 // (Binary) symmetric kNN graph built with the automatic search method.
@@ -29,6 +41,11 @@ type GraphOptions struct {
 	// neighbour (or 1 if that mean is 0, which happens only when every
 	// point has k exact duplicates; then all weights are 1 anyway).
 	T float64
+	// ScaleNeighbor is the neighbour rank s (1-based) whose distance is a
+	// point's local scale for LocalHeat weights; zero means
+	// DefaultScaleNeighbor. Values above k are capped at k. Ignored by the
+	// other weights.
+	ScaleNeighbor int
 	// Mutual selects the edge rule. false (the default): i ~ j if either is
 	// among the other's k nearest neighbours, so every vertex has at least
 	// k neighbours. true: i ~ j only if each is among the other's k
@@ -53,15 +70,9 @@ func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR
 	if err := checkCtx(op, ctx); err != nil {
 		return nil, err
 	}
-	var o GraphOptions
-	if opt != nil {
-		o = *opt
-	}
-	if o.Weight != Binary && o.Weight != Heat {
-		return nil, newErr(ErrParam, op, "unknown weight kind %d", o.Weight)
-	}
-	if math.IsNaN(o.T) || math.IsInf(o.T, 0) || o.T < 0 {
-		return nil, newErr(ErrParam, op, "heat width T = %v must be finite and >= 0", o.T)
+	o, err := graphOptions(op, opt)
+	if err != nil {
+		return nil, err
 	}
 	n, _, err := checkData(op, x)
 	if err != nil {
@@ -74,21 +85,113 @@ func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR
 	if err != nil {
 		return nil, err
 	}
-	t := o.T
-	if o.Weight == Heat && t == 0 {
-		var s float64
-		for i := 0; i < n; i++ {
-			s += d2[i*k+k-1]
-		}
-		t = s / float64(n)
-		if t == 0 {
-			t = 1
-		}
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, ctxErr(op, err)
 	}
-	return assembleGraph(n, k, idx, d2, o.Weight, t, o.Mutual), nil
+	return assembleGraph(n, k, idx, d2, o.Weight, graphScale(n, k, d2, &o), o.Mutual), nil
+}
+
+// GraphFromNeighbors builds the graph of KNNGraph from neighbour lists
+// found elsewhere (for example by an approximate search): idx[i*k:(i+1)*k]
+// are the k neighbours of point i and dist2 their squared distances in
+// increasing order, as NearestNeighbors returns them. opt.Method is
+// ignored. An index outside [0, n), a self-loop, a negative or non-finite
+// distance or lists of the wrong length are errors. Time and memory O(n k).
+func GraphFromNeighbors(n, k int, idx []int, dist2 []float64, opt *GraphOptions) (*CSR, error) {
+	const op = "GraphFromNeighbors"
+	o, err := graphOptions(op, opt)
+	if err != nil {
+		return nil, err
+	}
+	if n < 2 || k < 1 || k >= n {
+		return nil, newErr(ErrParam, op, "n = %d, k = %d: want n >= 2 and 1 <= k <= n-1", n, k)
+	}
+	if len(idx) != n*k || len(dist2) != n*k {
+		return nil, newErr(ErrShape, op, "%d indices and %d distances for n*k = %d", len(idx), len(dist2), n*k)
+	}
+	for i := 0; i < n; i++ {
+		for a := i * k; a < (i+1)*k; a++ {
+			switch j, d := idx[a], dist2[a]; {
+			case j < 0 || j >= n:
+				return nil, newErr(ErrParam, op, "neighbour %d of point %d is %d, outside [0, %d)", a-i*k, i, j, n)
+			case j == i:
+				return nil, newErr(ErrParam, op, "point %d is listed as its own neighbour", i)
+			case !isFinite(d) || d < 0:
+				return nil, newErr(ErrNonFinite, op, "squared distance %v between points %d and %d", d, i, j)
+			case a > i*k && d < dist2[a-1]:
+				return nil, newErr(ErrParam, op, "the neighbours of point %d are not sorted by distance", i)
+			}
+		}
+	}
+	return assembleGraph(n, k, idx, dist2, o.Weight, graphScale(n, k, dist2, &o), o.Mutual), nil
+}
+
+// graphOptions validates opt and returns a copy with defaults filled in.
+func graphOptions(op string, opt *GraphOptions) (GraphOptions, error) {
+	var o GraphOptions
+	if opt != nil {
+		o = *opt
+	}
+	if o.Weight != Binary && o.Weight != Heat && o.Weight != LocalHeat {
+		return o, newErr(ErrParam, op, "unknown weight kind %d", o.Weight)
+	}
+	if math.IsNaN(o.T) || math.IsInf(o.T, 0) || o.T < 0 {
+		return o, newErr(ErrParam, op, "heat width T = %v must be finite and >= 0", o.T)
+	}
+	if o.ScaleNeighbor < 0 {
+		return o, newErr(ErrParam, op, "scale neighbour %d is negative", o.ScaleNeighbor)
+	}
+	if o.ScaleNeighbor == 0 {
+		o.ScaleNeighbor = DefaultScaleNeighbor
+	}
+	return o, nil
+}
+
+// graphScale returns the per-point scales of the weights: nil for Binary;
+// for Heat one value, t; for LocalHeat the distances s_i to the
+// ScaleNeighbor-th neighbour.
+func graphScale(n, k int, d2 []float64, o *GraphOptions) []float64 {
+	switch o.Weight {
+	case Heat:
+		t := o.T
+		if t == 0 {
+			var s float64
+			for i := 0; i < n; i++ {
+				s += d2[i*k+k-1]
+			}
+			t = s / float64(n)
+			if t == 0 {
+				t = 1
+			}
+		}
+		return []float64{t}
+	case LocalHeat:
+		r := min(o.ScaleNeighbor, k)
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = math.Sqrt(d2[i*k+r-1])
+		}
+		return s
+	}
+	return nil
+}
+
+// edgeWeight is the weight of edge (i, j) at squared distance d.
+func edgeWeight(wk GraphWeight, scale []float64, i, j int, d float64) float64 {
+	switch wk {
+	case Heat:
+		return math.Exp(-d / scale[0])
+	case LocalHeat:
+		if d == 0 {
+			return 1
+		}
+		s := scale[i] * scale[j]
+		if s == 0 {
+			return 0
+		}
+		return math.Exp(-d / s)
+	}
+	return 1
 }
 
 type halfEdge struct {
@@ -99,7 +202,7 @@ type halfEdge struct {
 // assembleGraph symmetrises the directed kNN relation. Every directed pair
 // (i, j) is entered in row i and row j; after sorting a row by column, a
 // column that appears twice is a mutual pair.
-func assembleGraph(n, k int, idx []int, d2 []float64, wk GraphWeight, t float64, mutual bool) *CSR {
+func assembleGraph(n, k int, idx []int, d2 []float64, wk GraphWeight, scale []float64, mutual bool) *CSR {
 	cnt := make([]int, n+1)
 	for i := 0; i < n; i++ {
 		cnt[i+1] += k
@@ -151,11 +254,7 @@ func assembleGraph(n, k int, idx []int, d2 []float64, wk GraphWeight, t float64,
 			}
 			if !mutual || b-a >= 2 {
 				colIdx[w] = row[a].j
-				if wk == Heat {
-					val[w] = math.Exp(-row[a].d / t)
-				} else {
-					val[w] = 1
-				}
+				val[w] = edgeWeight(wk, scale, i, row[a].j, row[a].d)
 				w++
 			}
 			a = b
@@ -209,19 +308,8 @@ func Laplacian(w *CSR, kind LaplacianKind) (*CSR, error) {
 	if kind != Combinatorial && kind != Normalized {
 		return nil, newErr(ErrParam, op, "unknown Laplacian kind %d", kind)
 	}
-	if err := w.Validate(); err != nil {
-		return nil, newErr(ErrShape, op, "invalid weight matrix: %v", err)
-	}
-	if w.Rows != w.Cols {
-		return nil, newErr(ErrShape, op, "weight matrix is %dx%d, not square", w.Rows, w.Cols)
-	}
-	for k, v := range w.Val {
-		if v < 0 {
-			return nil, newErr(ErrParam, op, "weight matrix has a negative entry %v (stored entry %d)", v, k)
-		}
-	}
-	if !w.IsSymmetric() {
-		return nil, newErr(ErrParam, op, "weight matrix is not symmetric")
+	if err := checkWeights(op, w); err != nil {
+		return nil, err
 	}
 	n := w.Rows
 	deg := Degrees(w)
@@ -286,6 +374,60 @@ func Laplacian(w *CSR, kind LaplacianKind) (*CSR, error) {
 		rowPtr[i+1] = len(colIdx)
 	}
 	return &CSR{Rows: n, Cols: n, RowPtr: rowPtr, ColIdx: colIdx, Val: val}, nil
+}
+
+// checkWeights validates a weight matrix for Laplacian and
+// NormalizedAffinity: a valid, square, exactly symmetric CSR matrix with
+// non-negative entries.
+func checkWeights(op string, w *CSR) error {
+	if err := w.Validate(); err != nil {
+		return newErr(ErrShape, op, "invalid weight matrix: %v", err)
+	}
+	if w.Rows != w.Cols {
+		return newErr(ErrShape, op, "weight matrix is %dx%d, not square", w.Rows, w.Cols)
+	}
+	for k, v := range w.Val {
+		if v < 0 {
+			return newErr(ErrParam, op, "weight matrix has a negative entry %v (stored entry %d)", v, k)
+		}
+	}
+	if !w.IsSymmetric() {
+		return newErr(ErrParam, op, "weight matrix is not symmetric")
+	}
+	return nil
+}
+
+// NormalizedAffinity returns S = D^-1/2 W D^-1/2 for the symmetric weight
+// matrix w (square, exactly symmetric, non-negative entries), with the
+// pattern of w, and the degrees d_i = sum_j w_ij. S = I - L for the
+// Normalized Laplacian L: its eigenvalues lie in [-1, 1], the largest is 1
+// with multiplicity the number of connected components, and its top
+// eigenvectors are the smooth functions on the graph that spectral
+// clustering and label spreading (Zhou et al., 2004) use. The row and
+// column of an isolated vertex are zero. Time and memory O(nnz(w)).
+func NormalizedAffinity(w *CSR) (s *CSR, deg []float64, err error) {
+	const op = "NormalizedAffinity"
+	if w == nil {
+		return nil, nil, newErr(ErrEmpty, op, "weight matrix is nil")
+	}
+	if err := checkWeights(op, w); err != nil {
+		return nil, nil, err
+	}
+	deg = Degrees(w)
+	isq := make([]float64, len(deg))
+	for i, d := range deg {
+		if d > 0 {
+			isq[i] = 1 / math.Sqrt(d)
+		}
+	}
+	val := make([]float64, len(w.Val))
+	for i := 0; i < w.Rows; i++ {
+		for k := w.RowPtr[i]; k < w.RowPtr[i+1]; k++ {
+			val[k] = w.Val[k] * (isq[i] * isq[w.ColIdx[k]])
+		}
+	}
+	s = &CSR{Rows: w.Rows, Cols: w.Cols, RowPtr: slices.Clone(w.RowPtr), ColIdx: slices.Clone(w.ColIdx), Val: val}
+	return s, deg, nil
 }
 
 // Components returns the number of connected components of the graph whose

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -107,6 +108,16 @@ func refGraph(x *mat.Dense, k int, opt GraphOptions) *mat.Dense {
 			t = 1
 		}
 	}
+	// Local scales: the distance to the s-th neighbour, s capped at k.
+	s := opt.ScaleNeighbor
+	if s == 0 {
+		s = DefaultScaleNeighbor
+	}
+	s = min(s, k)
+	sigma := make([]float64, n)
+	for i := range sigma {
+		sigma[i] = math.Sqrt(d2[i*k+s-1])
+	}
 	w := mat.NewDense(n, n, nil)
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
@@ -118,8 +129,14 @@ func refGraph(x *mat.Dense, k int, opt GraphOptions) *mat.Dense {
 				continue
 			}
 			v := 1.0
-			if opt.Weight == Heat {
-				v = math.Exp(-naiveDist2(x.RawRowView(i), x.RawRowView(j)) / t)
+			d := naiveDist2(x.RawRowView(i), x.RawRowView(j))
+			switch {
+			case opt.Weight == Heat:
+				v = math.Exp(-d / t)
+			case opt.Weight == LocalHeat && d > 0 && sigma[i]*sigma[j] == 0:
+				v = 0
+			case opt.Weight == LocalHeat && d > 0:
+				v = math.Exp(-d / (sigma[i] * sigma[j]))
 			}
 			w.Set(i, j, v)
 		}
@@ -145,6 +162,8 @@ func TestKNNGraph(t *testing.T) {
 		{Weight: Heat, T: 0.7, Mutual: true},
 		{Weight: Heat, Method: KNNBrute},
 		{Method: KNNTree, Mutual: true},
+		{Weight: LocalHeat},
+		{Weight: LocalHeat, ScaleNeighbor: 2, Mutual: true},
 	}
 	for _, c := range xs {
 		for _, k := range []int{1, 3, 8} {
@@ -205,6 +224,7 @@ func TestKNNGraphBadInput(t *testing.T) {
 		{"T<0", good, 2, &GraphOptions{Weight: Heat, T: -1}, ErrParam},
 		{"T=NaN", good, 2, &GraphOptions{Weight: Heat, T: math.NaN()}, ErrParam},
 		{"weight", good, 2, &GraphOptions{Weight: 7}, ErrParam},
+		{"scale neighbour", good, 2, &GraphOptions{Weight: LocalHeat, ScaleNeighbor: -1}, ErrParam},
 		{"method", good, 2, &GraphOptions{Method: 9}, ErrParam},
 		{"n=1", mat.NewDense(1, 3, nil), 1, nil, ErrParam},
 	}
@@ -406,4 +426,112 @@ func TestKNNGraphLarge(t *testing.T) {
 	if !slices.Equal(ti, bi) || !slices.Equal(td, bd) {
 		t.Fatal("tree and brute force disagree")
 	}
+}
+
+// TestGraphFromNeighbors checks that the graph built from given neighbour
+// lists is the one KNNGraph builds from its own search, and that bad lists
+// are rejected.
+func TestGraphFromNeighbors(t *testing.T) {
+	ctx := context.Background()
+	x := withDuplicates(randNormal(21, 120, 5), 22, 20)
+	const k = 6
+	idx, d2, err := NearestNeighbors(ctx, x, k, KNNAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []GraphOptions{{}, {Weight: Heat}, {Weight: LocalHeat}, {Weight: LocalHeat, Mutual: true}} {
+		want, err := KNNGraph(ctx, x, k, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := GraphFromNeighbors(120, k, idx, d2, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := maxAbsDiff(got.ToDense(), want.ToDense()); d != 0 {
+			t.Fatalf("%+v: differs from KNNGraph by %g", o, d)
+		}
+	}
+	self := slices.Clone(idx)
+	self[3*k] = 3
+	outside := slices.Clone(idx)
+	outside[5] = 120
+	unsorted := slices.Clone(d2)
+	unsorted[7*k], unsorted[7*k+1] = unsorted[7*k]+1, unsorted[7*k]
+	nan := slices.Clone(d2)
+	nan[2] = math.NaN()
+	cases := []struct {
+		name string
+		n, k int
+		idx  []int
+		d2   []float64
+		want error
+	}{
+		{"self", 120, k, self, d2, ErrParam},
+		{"outside", 120, k, outside, d2, ErrParam},
+		{"unsorted", 120, k, idx, unsorted, ErrParam},
+		{"NaN", 120, k, idx, nan, ErrNonFinite},
+		{"short", 120, k, idx[:10], d2, ErrShape},
+		{"k>=n", 6, 6, idx[:36], d2[:36], ErrParam},
+	}
+	for _, c := range cases {
+		if _, err := GraphFromNeighbors(c.n, c.k, c.idx, c.d2, nil); !errors.Is(err, c.want) {
+			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// TestNormalizedAffinity checks S = I - L (the normalised Laplacian) entry
+// by entry, the degrees, and that D^1/2 1 is an eigenvector of S with
+// eigenvalue 1.
+func TestNormalizedAffinity(t *testing.T) {
+	x := randNormal(31, 90, 3)
+	w, err := KNNGraph(context.Background(), x, 5, &GraphOptions{Weight: LocalHeat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, deg, err := NormalizedAffinity(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Laplacian(w, Normalized)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := w.Rows
+	var id mat.Dense
+	id.Sub(eye(n), l.ToDense())
+	if d := maxAbsDiff(s.ToDense(), &id); d > 1e-15 {
+		t.Fatalf("S differs from I - L by %g", d)
+	}
+	v := make([]float64, n)
+	for i := range v {
+		if math.Abs(deg[i]-floats.Sum(w.ToDense().RawRowView(i))) > 1e-14 {
+			t.Fatalf("degree %d = %v", i, deg[i])
+		}
+		v[i] = math.Sqrt(deg[i])
+	}
+	var sv mat.VecDense
+	sv.MulVec(s, mat.NewVecDense(n, v))
+	for i := range v {
+		// 1e-14 relative: each entry is a sum of a few positive terms.
+		if math.Abs(sv.AtVec(i)-v[i]) > 1e-14*v[i] {
+			t.Fatalf("S D^1/2 1 differs from D^1/2 1 at %d: %v vs %v", i, sv.AtVec(i), v[i])
+		}
+	}
+	if _, _, err := NormalizedAffinity(nil); !errors.Is(err, ErrEmpty) {
+		t.Fatalf("nil: %v", err)
+	}
+	bad := &CSR{Rows: 2, Cols: 2, RowPtr: []int{0, 1, 1}, ColIdx: []int{1}, Val: []float64{1}}
+	if _, _, err := NormalizedAffinity(bad); !errors.Is(err, ErrParam) {
+		t.Fatalf("asymmetric: %v", err)
+	}
+}
+
+func eye(n int) *mat.Dense {
+	d := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		d.Set(i, i, 1)
+	}
+	return d
 }

@@ -25,6 +25,11 @@ const (
 	KNNTree
 	// KNNBrute forces the blocked brute force.
 	KNNBrute
+	// KNNApprox runs the approximate search ApproxNearestNeighbors with
+	// default options (seed 0): random-projection trees and NN-descent, in
+	// time close to linear in n instead of quadratic, at the price of some
+	// missed neighbours. It is exact for small inputs (ApproxExactMaxN).
+	KNNApprox
 )
 
 // MaxTreeDim is the largest number of features for which KNNAuto uses the
@@ -143,6 +148,8 @@ func NearestNeighbors(ctx context.Context, x *mat.Dense, k int, method KNNMethod
 	case KNNTree:
 		useTree = true
 	case KNNBrute:
+	case KNNApprox:
+		return ApproxNearestNeighbors(ctx, x, k, nil)
 	default:
 		return nil, nil, newErr(ErrParam, op, "unknown method %d", method)
 	}

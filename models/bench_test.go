@@ -43,7 +43,7 @@ func BenchmarkPipeline(b *testing.B) {
 	b.Run("dataset=ionosphere/stage=kernel", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := prepareStages(ctx, s.X, lab, ys, &Options{}, true); err != nil {
+			if _, err := prepareStages(ctx, s.X, lab, ys, &Options{}, true, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -167,4 +167,23 @@ func BenchmarkUKLRRound(b *testing.B) {
 			lp.unl = slices.Insert(lp.unl, pos, q)
 		}
 	})
+}
+
+// BenchmarkSelect times the whole selected fit (every basis, the
+// cross-validation of the default candidates, the final fit) on 20 labeled
+// points, without a basis cache.
+func BenchmarkSelect(b *testing.B) {
+	for _, name := range []string{"ionosphere", "ssl_usps"} {
+		b.Run("dataset="+name+"/l=20", func(b *testing.B) {
+			s := datatest.Load(b, name)
+			lab, ys, _ := pickLabeled(s.Y, 20, 1)
+			so := &SelectOptions{Base: Options{Seed: 1}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Select(context.Background(), s.X, lab, ys, so); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

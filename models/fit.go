@@ -28,6 +28,24 @@ import (
 // gives weight to.
 const nystromRelTol = 1e-10
 
+// AcceptRelTol is the residual, relative to ||A||, up to which Fit keeps
+// the leading eigenpairs of a solve that stopped before every pair met
+// Options.EigTol (clustered eigenvalues of a graph with many components
+// can do that): such pairs are far more accurate than the designs and
+// classifiers need, and d shrinks to the pairs kept rather than the fit
+// failing.
+const AcceptRelTol = 1e-6
+
+// DropRelTol is the round-off cut of a kernel basis: eigenpairs whose
+// eigenvalue is at most DropRelTol times the largest are dropped before any
+// design weighs them. The eigensolver resolves eigenvalues only to its
+// tolerance (DefaultEigTol ||K||), so vectors of the numerical null space
+// of a rank-deficient kernel (the linear kernel with d above the number of
+// features) are an arbitrary basis of that space that changes with the
+// start vector; a design that weighted them would make the predictions
+// depend on the seed. 1e-8 sits a hundredfold above that tolerance.
+const DropRelTol = 1e-8
+
 // prep is what Fit and Loop share: the data after scaling, the initial kernel
 // and, unless the design is Standard, the eigenpairs computed once.
 type prep struct {
@@ -52,6 +70,11 @@ type prep struct {
 	// square is the n x n storage of the kernel matrix, returned to
 	// squares once the eigenpairs are found.
 	square *mat.SymDense
+	// graph is what the KNN kernel's out-of-sample extension needs.
+	graph *graphBasis
+	// sh, when set (by Select), shares widths, distances and neighbour
+	// lists between the bases of one selection.
+	sh *shared
 }
 
 // squares recycles the n x n kernel storage of Fit between calls (and
@@ -149,13 +172,18 @@ func countClasses(labels []int) (int, error) {
 // prepare scales the data, builds the initial kernel (or graph) and computes
 // the eigenpairs.
 func prepare(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options) (*prep, error) {
-	return prepareStages(ctx, x, labeled, labels, opt, false)
+	return prepareShared(ctx, x, labeled, labels, opt, nil)
+}
+
+// prepareShared is prepare with the shared work of a selection.
+func prepareShared(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options, sh *shared) (*prep, error) {
+	return prepareStages(ctx, x, labeled, labels, opt, false, sh)
 }
 
 // prepareStages is prepare; with kernelOnly it stops before the
 // eigenpairs, leaving the operator and trace in pr.op and pr.trace (for the
 // stage benchmarks).
-func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options, kernelOnly bool) (*prep, error) {
+func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options, kernelOnly bool, sh *shared) (*prep, error) {
 	if ctx == nil {
 		return nil, inputf("nil context")
 	}
@@ -167,10 +195,13 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkMemory(n, x.RawMatrix().Cols, len(labeled)); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("models: %w", err)
 	}
-	pr := &prep{opt: r, n: n, classes: classes}
+	pr := &prep{opt: r, n: n, classes: classes, sh: sh}
 	t0 := time.Now()
 	switch r.Scale {
 	case NoScaling:
@@ -193,6 +224,24 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	}
 	if r.Design == Standard {
 		pr.times.Kernel = time.Since(t0)
+		return pr, nil
+	}
+	if r.Classifier == Spread {
+		_, _, err = pr.knnOperator(ctx)
+		pr.times.Kernel = time.Since(t0)
+		if err != nil {
+			return nil, err
+		}
+		return pr, nil
+	}
+	if r.large(n) && !r.Design.graph() && r.Kernel.Kind != KNN && !kernelOnly {
+		pr.times.Kernel = time.Since(t0)
+		t0 = time.Now()
+		err = pr.nystromBasis(ctx)
+		pr.times.Eig = time.Since(t0)
+		if err != nil {
+			return nil, err
+		}
 		return pr, nil
 	}
 	op, trace, err := pr.operator(ctx)
@@ -220,8 +269,16 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 // kNN graph for the graph designs. trace is the Gram matrix's trace (0 for
 // the Laplacian).
 func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, err error) {
+	if pr.opt.Kernel.Kind == KNN && !pr.opt.Design.graph() {
+		return pr.knnOperator(ctx)
+	}
 	if pr.opt.Design.graph() {
-		w, err := linalg.KNNGraph(ctx, pr.xs, pr.opt.GraphK, nil)
+		k := pr.opt.GraphK
+		idx, d2, err := pr.neighbors(ctx, k)
+		if err != nil {
+			return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
+		}
+		w, err := linalg.GraphFromNeighbors(pr.n, k, idx, d2, nil)
 		if err != nil {
 			return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
 		}
@@ -235,10 +292,18 @@ func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, e
 		return op, 0, nil
 	}
 	var k *mat.SymDense
-	if pr.dist != nil {
+	var d *mat.SymDense
+	if pr.sh != nil && pr.opt.Kernel.Kind == RBF {
+		d = pr.sh.distances(pr)
+	}
+	switch {
+	case pr.dist != nil:
 		k, pr.dist = pr.dist, nil
 		err = linalg.RBFFromDistances(k, k, pr.gamma)
-	} else {
+	case d != nil:
+		k = getSquare(pr.n)
+		err = linalg.RBFFromDistances(k, d, pr.gamma)
+	default:
 		k = getSquare(pr.n)
 		err = linalg.GramTo(ctx, k, pr.kern, pr.xs)
 	}
@@ -270,10 +335,33 @@ func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error
 		settings.Which = eig.Smallest
 	}
 	res, err := eig.TopD(ctx, op, pr.opt.d, settings)
-	if err != nil {
+	if err != nil && !errors.Is(err, eig.ErrNotConverged) {
 		return fmt.Errorf("models: eigenpairs: %w", err)
 	}
 	vals, vecs := res.Values, res.Vectors
+	if err != nil {
+		// Keep the leading pairs that are accurate enough for a design
+		// (residual at most AcceptRelTol ||A||); fail only if none is.
+		d := 0
+		for d < len(vals) && res.Residuals[d] <= AcceptRelTol*res.NormEstimate {
+			d++
+		}
+		if d == 0 {
+			return fmt.Errorf("models: eigenpairs: %w", err)
+		}
+		vals = vals[:d]
+		vecs = mat.DenseCopyOf(vecs.Slice(0, pr.n, 0, d))
+	}
+	if !pr.opt.Design.graph() {
+		d := 1
+		for d < len(vals) && vals[d] > DropRelTol*vals[0] {
+			d++
+		}
+		if d < len(vals) {
+			vals = vals[:d]
+			vecs = mat.DenseCopyOf(vecs.Slice(0, pr.n, 0, d))
+		}
+	}
 	if pr.opt.EnergyFraction > 0 {
 		d, err := eig.DForEnergy(vals, trace, pr.opt.EnergyFraction)
 		if err != nil {
@@ -293,6 +381,9 @@ func (pr *prep) setKernel(ctx context.Context) error {
 	r := &pr.opt
 	var err error
 	switch r.Kernel.Kind {
+	case KNN:
+		// A graph, not a kernel function: built in knnOperator.
+		return nil
 	case Linear:
 		pr.kern = linalg.Linear{}
 	case Quadratic:
@@ -305,7 +396,12 @@ func (pr *prep) setKernel(ctx context.Context) error {
 		pr.kern = q
 	default:
 		g := r.Kernel.Gamma
-		if g == 0 && pr.fuseRBF() {
+		if g == 0 && pr.sh != nil {
+			g, err = pr.sh.medianGamma(ctx, pr)
+			if err != nil {
+				return err
+			}
+		} else if g == 0 && pr.fuseRBF() {
 			// One pass over the pairs serves the median and the kernel.
 			pr.dist = getSquare(pr.n)
 			if err := linalg.SquaredDistances(ctx, pr.dist, pr.xs); err != nil {
@@ -320,6 +416,9 @@ func (pr *prep) setKernel(ctx context.Context) error {
 		}
 		if err != nil {
 			return fmt.Errorf("models: RBF bandwidth: %w", err)
+		}
+		if s := r.Kernel.WidthScale; s > 0 && r.Kernel.Gamma == 0 {
+			g /= s * s
 		}
 		pr.kern = linalg.RBF{Gamma: g}
 		pr.gamma = g
@@ -350,12 +449,15 @@ func (pr *prep) setKernel(ctx context.Context) error {
 // pairwise products of Gram are saved.
 func (pr *prep) fuseRBF() bool {
 	d := pr.opt.Design
-	return d != Standard && !d.graph() && pr.n*(pr.n-1)/2 <= linalg.DefaultMaxPairs
+	return d != Standard && !d.graph() && pr.opt.Kernel.Kind == RBF && !pr.opt.large(pr.n) && pr.n*(pr.n-1)/2 <= linalg.DefaultMaxPairs
 }
 
 // newDesign returns the spectral design of the options.
-func (pr *prep) newDesign() spectral.Design {
-	switch pr.opt.Design {
+func (pr *prep) newDesign() spectral.Design { return designFor(&pr.opt) }
+
+// designFor returns a new spectral design for resolved options.
+func designFor(o *resolved) spectral.Design {
+	switch o.Design {
 	case Cluster:
 		return spectral.Cluster{}
 	case Truncated:
@@ -365,13 +467,15 @@ func (pr *prep) newDesign() spectral.Design {
 	case ImpOrder:
 		return spectral.Order{Improved: true}
 	case Diffusion:
-		return spectral.Diffusion{Sigma2: pr.opt.Sigma2}
+		return spectral.Diffusion{Sigma2: o.Sigma2}
 	case GaussianField:
-		return spectral.GaussianField{Eps: pr.opt.Eps}
+		return spectral.GaussianField{Eps: o.Eps}
 	case MM:
-		return mm.NewDesign(mm.Settings{W: pr.opt.C, C: pr.opt.SVMC})
+		return mm.NewDesign(mm.Settings{W: o.C, C: o.SVMC})
+	case LabelSpreading:
+		return spectral.Spreading{Alpha: o.Alpha}
 	}
-	return spectral.NewSKL(pr.opt.C)
+	return spectral.NewSKL(o.C)
 }
 
 // Fit learns a kernel machine from all n points of x (labeled and unlabeled)
@@ -391,11 +495,31 @@ func (pr *prep) newDesign() spectral.Design {
 // returns the usable model together with the error (wrapping
 // klr.ErrIterationLimit or klr.ErrStalled, or svm.ErrIterationLimit).
 func Fit(ctx context.Context, x *mat.Dense, labeled []int, labels []int, opt *Options) (*Model, error) {
+	if opt != nil && opt.Design == Auto {
+		so := &SelectOptions{Base: *opt, Folds: opt.Folds}
+		so.Base.Design = SKL
+		return Select(ctx, x, labeled, labels, so)
+	}
 	pr, err := prepare(ctx, x, labeled, labels, opt)
 	if err != nil {
 		return nil, err
 	}
+	return fitPrepared(ctx, pr, labeled, labels)
+}
+
+// fitPrepared is Fit after the prepare stage.
+func fitPrepared(ctx context.Context, pr *prep, labeled, labels []int) (*Model, error) {
+	var err error
 	m := pr.newModel(labeled, labels)
+	if pr.opt.Classifier == Spread {
+		t0 := time.Now()
+		m.spread, err = spreadScores(ctx, pr.graph.s, pr.opt.spreadAlpha(), labeled, labels, pr.classes)
+		m.times.Fit = time.Since(t0)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
 	if pr.basis != nil {
 		t0 := time.Now()
 		target, err := spectral.Target(labels, pr.classes)

@@ -131,6 +131,9 @@ type loop struct {
 }
 
 func (lo *LoopOptions) check(n int) error {
+	if lo.Options.Classifier == Spread || lo.Options.Design == Auto {
+		return inputf("the active-learning loop needs a trained classifier on a fixed design (not the Spread classifier or the Auto design)")
+	}
 	switch {
 	case lo.Batch < 0:
 		return inputf("batch size %d is negative", lo.Batch)

@@ -66,6 +66,8 @@ type Model struct {
 
 	alignment float64
 	times     StageTimes
+	selection *Selection
+	spread    *mat.Dense // Spread: the n x classes scores
 }
 
 // setFeatures forms Phi = V diag(sqrt(mu)) and its labeled rows.
@@ -102,7 +104,7 @@ func symmetrise(k *mat.Dense) {
 	}
 }
 
-func (m *Model) trained() bool { return m.klr != nil || m.svm != nil }
+func (m *Model) trained() bool { return m.klr != nil || m.svm != nil || m.spread != nil }
 
 // ready returns an error for a nil or zero Model (one not returned by Fit or
 // Loop), whose methods have nothing to work on.
@@ -208,6 +210,9 @@ func (m *Model) inputs(idx []int) (mat.Matrix, error) {
 			return nil, inputf("index %d (position %d) outside [0, %d)", i, k, m.pr.n)
 		}
 	}
+	if m.spread != nil {
+		return gatherRows(nil, m.spread, idx), nil
+	}
 	if m.kxl != nil {
 		return gatherRows(nil, m.kxl, idx), nil
 	}
@@ -256,6 +261,9 @@ func (m *Model) scaleNew(xnew *mat.Dense) (*mat.Dense, error) {
 // the eigenvectors to the scaled new points z (m x d). Coordinates of
 // numerically zero eigenvalues are set to zero.
 func (m *Model) extend(ctx context.Context, z *mat.Dense) (*mat.Dense, error) {
+	if m.pr.graph != nil {
+		return m.pr.extendGraph(ctx, z)
+	}
 	k, err := m.pr.crossNew(ctx, z, nil)
 	if err != nil {
 		return nil, err
@@ -289,6 +297,9 @@ func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, error) {
 		return nil, err
 	}
 	ctx := context.Background()
+	if m.spread != nil {
+		return m.pr.graphAverage(ctx, z, m.spread, nil)
+	}
 	if m.kxl != nil {
 		return m.pr.crossNew(ctx, z, m.labeled)
 	}
@@ -305,9 +316,12 @@ func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, error) {
 
 func (m *Model) predict(dst []int, x mat.Matrix) ([]int, error) {
 	var err error
-	if m.svm != nil {
+	switch {
+	case m.spread != nil:
+		return argmaxRows(dst, x.(*mat.Dense)), nil
+	case m.svm != nil:
 		dst, err = m.svm.Predict(dst, x)
-	} else {
+	default:
 		dst, err = m.klr.Predict(dst, x)
 	}
 	if err != nil {
@@ -325,6 +339,9 @@ func (m *Model) proba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 		if dr, dc := dst.Dims(); dr != r || dc != m.classes {
 			return dst, inputf("dst is %d x %d, want %d x %d", dr, dc, r, m.classes)
 		}
+	}
+	if m.spread != nil {
+		return spreadProba(dst, x.(*mat.Dense)), nil
 	}
 	dst, err := m.klr.PredictProbaNormalized(dst, x)
 	if err != nil {

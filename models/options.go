@@ -40,6 +40,17 @@ const (
 	Linear
 	// Quadratic is (x.z + 1)^2.
 	Quadratic
+	// KNN is the normalised affinity S = D^-1/2 W D^-1/2 of the symmetric
+	// GraphK-nearest-neighbour graph W of the scaled data (binary weights,
+	// or local-scale heat weights with KernelSpec.LocalScale). Its top
+	// eigenvectors are the smooth functions on the data manifold, which
+	// separate image classes (digits, objects under rotation) that one
+	// global RBF width does not. It is a basis for the kernel designs (SKL,
+	// Cluster, Truncated, MM, LabelSpreading); it has no Standard design (S
+	// is not a kernel function of new points). New points are placed by the
+	// graph's Nyström extension: their kNN among the training points,
+	// weighted as in the graph.
+	KNN
 )
 
 // String returns the kernel name, for example "RBF".
@@ -51,6 +62,8 @@ func (k KernelKind) String() string {
 		return "Linear"
 	case Quadratic:
 		return "Quadratic"
+	case KNN:
+		return "kNN"
 	}
 	return fmt.Sprintf("KernelKind(%d)", int(k))
 }
@@ -70,6 +83,15 @@ type KernelSpec struct {
 	// identity as p grows (on sonar, p = 60, accuracy falls to chance).
 	// Ignored by other kinds.
 	PolyScale float64
+	// WidthScale multiplies the RBF width found by the median heuristic:
+	// the kernel is exp(-gamma_med ||x - z||^2 / WidthScale^2). Zero means
+	// 1. Ignored when Gamma is set and by other kinds.
+	WidthScale float64
+	// LocalScale gives the KNN kernel's graph heat weights
+	// exp(-||xi - xj||^2 / (s_i s_j)) with s_i the distance to the 7th
+	// nearest neighbour (linalg.LocalHeat) instead of binary weights.
+	// Ignored by other kinds.
+	LocalScale bool
 	// Raw disables the cosine normalisation K_ij / sqrt(K_ii K_jj). By
 	// default K0 is normalised, as Fig. 6 of KDD'06 asks for an "initial
 	// normalized kernel"; for the RBF kernel, whose diagonal is 1, the
@@ -126,6 +148,16 @@ const (
 	// the sum of the one-vs-all optima. It pairs naturally with the SVM
 	// classifier, but any classifier can be trained on the kernel.
 	MM
+	// LabelSpreading is the kernel of label spreading (Zhou et al., 2004),
+	// mu_i = 1 / (1 - Alpha theta_i / theta_1) on the top D eigenpairs
+	// (spectral.Spreading); on the KNN kernel's basis it is Zhou's
+	// (I - Alpha S)^-1 restricted to the top D eigenvectors.
+	LabelSpreading
+	// Auto chooses the kernel, design and classifier settings by
+	// cross-validation on the labeled points (see Select); the other
+	// fields of Options supply what the candidates share (scaling, seed,
+	// classifier, folds).
+	Auto
 )
 
 // String returns the design name used in KDD'06 Table 2, for example "Imp-Order".
@@ -149,6 +181,10 @@ func (d DesignKind) String() string {
 		return "GaussianField"
 	case MM:
 		return "MM"
+	case LabelSpreading:
+		return "LabelSpreading"
+	case Auto:
+		return "Auto"
 	}
 	return fmt.Sprintf("DesignKind(%d)", int(d))
 }
@@ -167,6 +203,13 @@ const (
 	KLR ClassifierKind = iota
 	// SVM is the C-SVM, one-versus-all.
 	SVM
+	// Spread is label spreading itself (Zhou et al., 2004) on the whole kNN
+	// graph: the scores F = (I - Alpha S)^-1 Y of every point, no training
+	// and no truncation to D eigenvectors; a point takes the class of its
+	// largest score. It needs the KNN kernel and the LabelSpreading design
+	// (whose kernel it is) with D left at zero. New points take the
+	// weighted scores of their graph neighbours.
+	Spread
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -241,13 +284,28 @@ type Options struct {
 	// Seed drives every random choice: cross-validation folds, eigensolver
 	// start vectors, sampled bandwidth pairs, random selection.
 	Seed uint64
-	// GraphK is the neighbour count of the graph designs; zero means
-	// DefaultGraphK.
+	// GraphK is the neighbour count of the kNN graph of the graph designs
+	// and of the KNN kernel; zero means DefaultGraphK.
 	GraphK int
 	// Sigma2 is the diffusion parameter; zero means DefaultSigma2.
 	Sigma2 float64
 	// Eps is the Gaussian-field regulariser; zero means DefaultEps.
 	Eps float64
+	// Alpha is the label-spreading parameter, in (0, 1); zero means
+	// spectral.DefaultAlpha.
+	Alpha float64
+	// Large selects the exact path or the large-n path (no n x n matrix:
+	// Nyström landmarks for kernel bases, approximate kNN for graphs); the
+	// zero value LargeAuto takes the large-n path above DefaultLargeN
+	// points.
+	Large LargeMode
+	// Landmarks is the Nyström landmark count m of the large-n path; zero
+	// means DefaultLandmarks (capped at n).
+	Landmarks int
+	// MaxMemory is the budget in bytes for one fit's large allocations; a
+	// request estimated above it is refused before they are made. Zero
+	// means DefaultMaxMemory.
+	MaxMemory int64
 	// EigTol is the relative residual tolerance of the eigensolver; zero
 	// means DefaultEigTol. Pass eig.DefaultTol for pairs at round-off
 	// level.
@@ -268,7 +326,7 @@ func (o *Options) resolve(n int) (resolved, error) {
 		r.Options = *o
 	}
 	switch {
-	case r.Kernel.Kind < RBF || r.Kernel.Kind > Quadratic:
+	case r.Kernel.Kind < RBF || r.Kernel.Kind > KNN:
 		return r, inputf("unknown kernel kind %d", int(r.Kernel.Kind))
 	case math.IsNaN(r.Kernel.Gamma) || math.IsInf(r.Kernel.Gamma, 0) || r.Kernel.Gamma < 0:
 		return r, inputf("RBF gamma %v must be positive and finite (0 = median heuristic)", r.Kernel.Gamma)
@@ -276,17 +334,19 @@ func (o *Options) resolve(n int) (resolved, error) {
 		return r, inputf("quadratic kernel scale %v must be positive and finite (0 = 1/p)", r.Kernel.PolyScale)
 	case r.Scale < ZScore || r.Scale > NoScaling:
 		return r, inputf("unknown scaling %d", int(r.Scale))
-	case r.Design < SKL || r.Design > MM:
+	case r.Design < SKL || r.Design > Auto:
 		return r, inputf("unknown design %d", int(r.Design))
-	case r.Classifier != KLR && r.Classifier != SVM:
+	case r.Classifier != KLR && r.Classifier != SVM && r.Classifier != Spread:
 		return r, inputf("unknown classifier %d", int(r.Classifier))
+	case r.Classifier == Spread && (r.Kernel.Kind != KNN || r.Design != LabelSpreading || r.D != 0 || r.EnergyFraction != 0):
+		return r, inputf("the Spread classifier needs the KNN kernel and the LabelSpreading design with D and EnergyFraction zero (it uses the whole graph)")
 	case r.D < 0:
 		return r, inputf("D = %d is negative", r.D)
 	case r.D > n:
 		return r, inputf("D = %d eigenpairs requested for n = %d points", r.D, n)
 	case math.IsNaN(r.EnergyFraction) || r.EnergyFraction < 0 || r.EnergyFraction > 1:
 		return r, inputf("energy fraction %v must be in [0, 1]", r.EnergyFraction)
-	case r.EnergyFraction > 0 && r.Design != SKL && r.Design != Cluster && r.Design != Truncated && r.Design != MM:
+	case r.EnergyFraction > 0 && r.Design != SKL && r.Design != Cluster && r.Design != Truncated && r.Design != MM && r.Design != LabelSpreading:
 		return r, inputf("energy fraction applies to the kernel designs only, not %v", r.Design)
 	case math.IsNaN(r.C) || math.IsInf(r.C, 0) || (r.C != 0 && r.C < 1):
 		return r, inputf("decay factor C = %v, want a finite C >= 1", r.C)
@@ -302,6 +362,24 @@ func (o *Options) resolve(n int) (resolved, error) {
 		return r, inputf("diffusion sigma² %v must be positive and finite", r.Sigma2)
 	case math.IsNaN(r.Eps) || math.IsInf(r.Eps, 0) || r.Eps < 0:
 		return r, inputf("Gaussian-field eps %v must be positive and finite", r.Eps)
+	case r.Classifier == Spread && r.Kernel.LocalScale:
+		return r, inputf("the Spread classifier spreads over the binary kNN relation; LocalScale does not apply")
+	case r.Classifier == Spread && r.GraphK == 1:
+		return r, inputf("the Spread classifier needs GraphK >= 2 (each point listens to GraphK - 1 neighbours besides itself)")
+	case r.Large < LargeAuto || r.Large > LargeOn:
+		return r, inputf("unknown large-n mode %d", int(r.Large))
+	case r.Landmarks < 0:
+		return r, inputf("landmarks %d is negative", r.Landmarks)
+	case r.MaxMemory < 0:
+		return r, inputf("memory budget %d is negative", r.MaxMemory)
+	case math.IsNaN(r.Kernel.WidthScale) || math.IsInf(r.Kernel.WidthScale, 0) || r.Kernel.WidthScale < 0:
+		return r, inputf("RBF width scale %v must be positive and finite (0 = 1)", r.Kernel.WidthScale)
+	case math.IsNaN(r.Alpha) || r.Alpha < 0 || r.Alpha >= 1:
+		return r, inputf("label-spreading alpha %v must lie in (0, 1) (0 = default)", r.Alpha)
+	case r.Kernel.Kind == KNN && r.Design == Standard:
+		return r, inputf("the kNN kernel has no Standard design (use a spectral design such as SKL or LabelSpreading)")
+	case r.Kernel.Kind == KNN && r.EnergyFraction > 0:
+		return r, inputf("energy fraction needs a kernel with a trace; the kNN kernel's eigenvalues are at most 1")
 	case math.IsNaN(r.EigTol) || math.IsInf(r.EigTol, 0) || r.EigTol < 0 || r.EigTol >= 1:
 		return r, inputf("eigensolver tolerance %v must be in [0, 1) (0 = default)", r.EigTol)
 	}
@@ -330,7 +408,7 @@ func (o *Options) resolve(n int) (resolved, error) {
 			r.d = min(DefaultEnergyCap, n)
 		}
 	}
-	if r.Design.graph() && r.GraphK >= n {
+	if (r.Design.graph() || r.Kernel.Kind == KNN) && r.GraphK >= n {
 		return r, inputf("graph needs GraphK = %d < n = %d", r.GraphK, n)
 	}
 	return r, nil

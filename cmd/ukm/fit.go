@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"ukm/internal/dataset"
 	"ukm/models"
@@ -21,12 +22,16 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	data := fs.String("data", "", "data file: CSV (label column; empty label = unlabeled) or LIBSVM (.libsvm/.svm), optionally .gz")
+	data := fs.String("data", "", "data file: CSV (label column; empty label = unlabeled) or LIBSVM (.libsvm/.svm), optionally .gz; "+
+		"or an IDX image file (name containing idx3-ubyte) with -idx-labels; or \"fashion-mnist\" (the 70,000 images of Debian's dataset-fashion-mnist, or the directory in $UKM_FASHION_MNIST)")
+	idxLabels := fs.String("idx-labels", "", "IDX label file for an IDX image -data file")
+	keep := fs.Int("labels", 0, "keep only this many labeled rows (stratified by class, seeded by -seed); the others become unlabeled (0: keep all)")
+	eval := fs.Bool("eval", false, "fit: score the predictions of the rows whose labels -labels held back (accuracy, per-class recall)")
 	train := fs.String("train", "", "training file (predict only)")
 	labelCol := fs.Int("label-col", 0, "0-based CSV column holding the label (-1: last)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	var mf modelFlags
-	mf.register(fs)
+	mf.register(fs, "auto")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -46,9 +51,15 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 	if outOfSample {
 		trainPath = *train
 	}
-	tab, err := dataset.ReadTable(trainPath, topt)
+	tab, err := readData(trainPath, *idxLabels, topt)
 	if err != nil {
 		return err
+	}
+	var heldOut []string
+	if *keep > 0 {
+		heldOut = keepLabels(tab, *keep, *seed)
+	} else if *eval {
+		return fmt.Errorf("%s: -eval needs -labels N (the rows whose labels are held back are scored)", name)
 	}
 	labeled := tab.Labeled()
 	if len(labeled) == 0 {
@@ -67,6 +78,15 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 		return err
 	}
 	fmt.Fprintf(stderr, "%s: %d rows, %d labeled, %d classes, alignment %.4f, %v\n", name, len(tab.Labels), len(labeled), len(classes), m.Alignment(), m.Timings().Total())
+	if sel := m.Selection(); sel != nil {
+		b := sel.Best()
+		if sel.Chosen < 0 {
+			fmt.Fprintf(stderr, "%s: %s; fitted %s\n", name, sel.Rule, b.Name)
+		} else {
+			fmt.Fprintf(stderr, "%s: chose %s by %s cross-validation (accuracy %.3f ± %.3f over %d candidates, %v)\n",
+				name, b.Name, sel.Rule, b.Accuracy, b.StdErr, len(sel.Scores), sel.Elapsed.Round(time.Millisecond))
+		}
+	}
 	if !outOfSample {
 		u := others(len(tab.Labels), labeled)
 		if len(u) == 0 {
@@ -75,6 +95,9 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 		pred, err := m.Predict(nil, u)
 		if err != nil {
 			return err
+		}
+		if *eval {
+			return evaluate(stdout, u, pred, classes, heldOut)
 		}
 		fmt.Fprintln(stdout, "row,label")
 		for i, j := range u {

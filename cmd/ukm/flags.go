@@ -13,16 +13,26 @@ import (
 // modelFlags registers the flags that set model options.
 type modelFlags struct {
 	kernel, design, scale, classifier string
-	d                                 int
-	c, lambda, gamma, energy          float64
-	bias, raw                         bool
+	d, k                              int
+	c, lambda, gamma, energy, alpha   float64
+	width                             float64
+	bias, raw, local                  bool
+	large                             string
+	landmarks                         int
 }
 
-func (m *modelFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&m.kernel, "kernel", "rbf", "initial kernel: linear, quadratic or rbf")
-	fs.StringVar(&m.design, "design", "skl", "kernel design: skl, cluster, truncated, order, imp-order, standard, diffusion, gaussian-field")
+// register adds the model flags to fs; design is the default of -design.
+func (m *modelFlags) register(fs *flag.FlagSet, design string) {
+	fs.StringVar(&m.kernel, "kernel", "rbf", "initial kernel: linear, quadratic, rbf or knn (normalised kNN-graph affinity); ignored by -design auto")
+	fs.StringVar(&m.design, "design", design, "kernel design: auto (chosen by cross-validation on the labeled rows), skl, cluster, truncated, label-spreading, mm, order, imp-order, standard, diffusion, gaussian-field")
+	fs.IntVar(&m.k, "k", 0, "neighbours of the kNN graph (0: 10)")
+	fs.Float64Var(&m.alpha, "alpha", 0, "label-spreading alpha in (0, 1) (0: 0.99)")
+	fs.Float64Var(&m.width, "width-scale", 0, "multiply the RBF median width by this (0: 1)")
+	fs.BoolVar(&m.local, "local-scale", false, "kNN graph with local-scale heat weights instead of binary ones")
+	fs.StringVar(&m.large, "large", "auto", "large-n path (Nyström landmarks, approximate kNN; no n x n matrix): auto (above 10,000 rows), on or off")
+	fs.IntVar(&m.landmarks, "landmarks", 0, "Nyström landmarks of the large-n path (0: 1000)")
 	fs.StringVar(&m.scale, "scale", "zscore", "feature scaling: zscore, minmax or none")
-	fs.StringVar(&m.classifier, "classifier", "klr", "classifier: klr or svm")
+	fs.StringVar(&m.classifier, "classifier", "klr", "classifier: klr, svm or spread (label spreading on the whole kNN graph; with -kernel knn -design label-spreading)")
 	fs.IntVar(&m.d, "d", 0, "number of eigenpairs (0: 20)")
 	fs.Float64Var(&m.c, "C", 0, "SKL decay factor C >= 1 (0: the default, 2)")
 	fs.Float64Var(&m.lambda, "lambda", 0, "KLR regularisation (0: cross-validation on the labeled set)")
@@ -41,17 +51,20 @@ func (m *modelFlags) options() (models.Options, error) {
 		o.Kernel.Kind = models.Linear
 	case "quadratic", "quad":
 		o.Kernel.Kind = models.Quadratic
+	case "knn":
+		o.Kernel.Kind = models.KNN
 	default:
-		return o, fmt.Errorf("unknown -kernel %q (linear, quadratic, rbf)", m.kernel)
+		return o, fmt.Errorf("unknown -kernel %q (linear, quadratic, rbf, knn)", m.kernel)
 	}
 	designs := map[string]models.DesignKind{
-		"skl": models.SKL, "cluster": models.Cluster, "truncated": models.Truncated, "order": models.Order,
+		"auto": models.Auto, "skl": models.SKL, "cluster": models.Cluster, "truncated": models.Truncated,
+		"label-spreading": models.LabelSpreading, "mm": models.MM, "order": models.Order,
 		"imp-order": models.ImpOrder, "standard": models.Standard, "diffusion": models.Diffusion,
 		"gaussian-field": models.GaussianField,
 	}
 	d, ok := designs[strings.ToLower(m.design)]
 	if !ok {
-		return o, fmt.Errorf("unknown -design %q", m.design)
+		return o, fmt.Errorf("unknown -design %q (auto, skl, cluster, truncated, label-spreading, mm, order, imp-order, standard, diffusion, gaussian-field)", m.design)
 	}
 	o.Design = d
 	switch strings.ToLower(m.scale) {
@@ -69,11 +82,25 @@ func (m *modelFlags) options() (models.Options, error) {
 		o.Classifier = models.KLR
 	case "svm":
 		o.Classifier = models.SVM
+	case "spread":
+		o.Classifier = models.Spread
 	default:
-		return o, fmt.Errorf("unknown -classifier %q (klr, svm)", m.classifier)
+		return o, fmt.Errorf("unknown -classifier %q (klr, svm, spread)", m.classifier)
 	}
 	o.D, o.C, o.Lambda, o.Kernel.Gamma, o.EnergyFraction = m.d, m.c, m.lambda, m.gamma, m.energy
 	o.Bias, o.Kernel.Raw = m.bias, m.raw
+	o.GraphK, o.Alpha, o.Kernel.WidthScale, o.Kernel.LocalScale = m.k, m.alpha, m.width, m.local
+	o.Landmarks = m.landmarks
+	switch strings.ToLower(m.large) {
+	case "auto":
+		o.Large = models.LargeAuto
+	case "on":
+		o.Large = models.LargeOn
+	case "off":
+		o.Large = models.LargeOff
+	default:
+		return o, fmt.Errorf("unknown -large %q (auto, on, off)", m.large)
+	}
 	return o, nil
 }
 

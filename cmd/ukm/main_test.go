@@ -192,7 +192,7 @@ func TestReproduceSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out, "n/a") || !strings.Contains(out, "| 50 |") || !strings.Contains(out, "Label-aware >= Max-alignment") {
+	if strings.Contains(out, "n/a") || !strings.Contains(out, "| 50/class |") || !strings.Contains(out, "Label-aware >= Max-alignment") {
 		t.Errorf("la-table1 output:\n%s", out)
 	}
 }
@@ -252,5 +252,35 @@ func TestPictures(t *testing.T) {
 		if _, _, err := runCmd(t, args...); err == nil {
 			t.Errorf("%v accepted", args)
 		}
+	}
+}
+
+// TestFitAutoEval: the default fit selects a model and -labels/-eval score
+// the held-back rows; the baselines table exports draws and reads peers.
+func TestFitAutoEval(t *testing.T) {
+	dir := dataDir(t)
+	out, errOut, err := runCmd(t, "fit", "-data", dir+"/wine.csv", "-labels", "20", "-eval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "accuracy ") || !strings.Contains(errOut, "chose ") {
+		t.Errorf("fit -eval output:\n%s\n%s", out, errOut)
+	}
+	if _, _, err := runCmd(t, "fit", "-data", dir+"/wine.csv", "-eval"); err == nil {
+		t.Error("-eval without -labels: want an error")
+	}
+	draws := t.TempDir() + "/draws.jsonl"
+	if _, _, err := runCmd(t, "reproduce", "-table", "baselines", "-data", dir, "-trials", "2",
+		"-datasets", "wine", "-draws", draws, "-draws-only", "-quiet"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(draws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// wine: 10 and 20 labels in all, 2 draws each; its smallest class
+	// (48 points) is too small for 50 per class.
+	if n := strings.Count(string(b), "\n"); n != 4 {
+		t.Fatalf("%d draws written, want 4:\n%s", n, b)
 	}
 }

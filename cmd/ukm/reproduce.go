@@ -25,7 +25,10 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	sizes := fs.String("sizes", "", "comma-separated subset of labeled sizes")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	var mf modelFlags
-	mf.register(fs)
+	draws := fs.String("draws", "", "write every labeled set drawn as a JSON line to this file (for bench/peers)")
+	peers := fs.String("peers", "", "JSON lines of the peer tools' accuracies on this table's draws (bench/peers/baselines.sh)")
+	drawsOnly := fs.Bool("draws-only", false, "with -draws: write the labeled sets and run nothing")
+	mf.register(fs, "skl")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,12 +61,37 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			cfg.Sizes = append(cfg.Sizes, v)
 		}
 	}
+	if *peers != "" {
+		f, err := os.Open(*peers)
+		if err != nil {
+			return fmt.Errorf("reproduce: -peers: %w", err)
+		}
+		cfg.Peers, err = repro.LoadPeers(f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	if *draws != "" {
+		f, err := os.Create(*draws)
+		if err != nil {
+			return fmt.Errorf("reproduce: -draws: %w", err)
+		}
+		defer f.Close()
+		cfg.Draws = f
+		cfg.DrawsOnly = *drawsOnly
+	} else if *drawsOnly {
+		return fmt.Errorf("reproduce: -draws-only needs -draws FILE")
+	}
 	if !*quiet {
 		cfg.Progress = newProgress(stderr, *table).update
 	}
 	res, err := repro.Run(ctx, cfg)
 	if err != nil {
 		return err
+	}
+	if cfg.DrawsOnly {
+		return nil
 	}
 	if err := res.Markdown(stdout); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -37,17 +38,17 @@ func (r *Result) Markdown(w io.Writer) error {
 			b.WriteString("---|")
 		}
 		b.WriteString("\n")
-		var last int = -1
+		var last string
 		for _, row := range r.Rows {
 			if row.Dataset != ds {
 				continue
 			}
-			if row.Labeled != last {
-				if last != -1 {
+			if lab := sizeLabel(row); lab != last {
+				if last != "" {
 					b.WriteString("\n")
 				}
-				fmt.Fprintf(&b, "| %d |", row.Labeled)
-				last = row.Labeled
+				fmt.Fprintf(&b, "| %s |", lab)
+				last = lab
 			}
 			b.WriteString(" " + cell(row) + " |")
 		}
@@ -70,6 +71,11 @@ func (r *Result) Markdown(w io.Writer) error {
 			}
 		}
 		b.WriteString(strings.Join(parts, "; ") + "\n\n")
+		for _, row := range r.Rows {
+			if row.Dataset == ds && len(row.Chosen) > 0 {
+				fmt.Fprintf(&b, "%s chose at l = %s: %s.\n\n", row.Method, sizeLabel(row), chosenSummary(row.Chosen))
+			}
+		}
 	}
 	b.WriteString("Mean accuracy over all cells of the table: ")
 	var avg []string
@@ -111,6 +117,42 @@ func (r *Result) Markdown(w io.Writer) error {
 	return err
 }
 
+// sizeLabel is a row's labeled size: "20", or "50/class".
+func sizeLabel(row *Row) string {
+	if row.PerClass && row.Labeled > 0 {
+		return fmt.Sprintf("%d/class", row.Labeled)
+	}
+	return fmt.Sprint(row.Labeled)
+}
+
+// chosenSummary lists the three configurations chosen most often, by
+// decreasing count, and how many others there were.
+func chosenSummary(c map[string]int) string {
+	names := make([]string, 0, len(c))
+	for n := range c {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if c[names[i]] != c[names[j]] {
+			return c[names[i]] > c[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	rest := 0
+	for i, n := range names {
+		if i < 3 {
+			parts = append(parts, fmt.Sprintf("%s ×%d", n, c[n]))
+		} else {
+			rest += c[n]
+		}
+	}
+	if rest > 0 {
+		parts = append(parts, fmt.Sprintf("%d other choices", rest))
+	}
+	return strings.Join(parts, ", ")
+}
+
 func cell(row *Row) string {
 	if row.NA {
 		return "n/a"
@@ -128,15 +170,17 @@ func cell(row *Row) string {
 }
 
 type jsonRow struct {
-	Dataset   string      `json:"dataset"`
-	Labeled   int         `json:"labeled"`
-	Method    string      `json:"method"`
-	Mean      *float64    `json:"mean"`
-	StdErr    *float64    `json:"stderr"`
-	Trials    int         `json:"trials"`
-	Seconds   jsonSeconds `json:"seconds"`
-	Published *float64    `json:"published,omitempty"`
-	PValue    *float64    `json:"p_vs_best,omitempty"`
+	Dataset   string         `json:"dataset"`
+	Labeled   int            `json:"labeled"`
+	PerClass  bool           `json:"per_class,omitempty"`
+	Method    string         `json:"method"`
+	Mean      *float64       `json:"mean"`
+	StdErr    *float64       `json:"stderr"`
+	Trials    int            `json:"trials"`
+	Seconds   jsonSeconds    `json:"seconds"`
+	Published *float64       `json:"published,omitempty"`
+	PValue    *float64       `json:"p_vs_best,omitempty"`
+	Chosen    map[string]int `json:"chosen,omitempty"`
 }
 
 type jsonSeconds struct {
@@ -158,7 +202,7 @@ func (r *Result) JSON(w io.Writer) error {
 		Rows   []jsonRow `json:"rows"`
 	}{Table: r.Table.Name, Trials: r.Config.Trials, Seed: r.Config.Seed}
 	for _, row := range r.Rows {
-		j := jsonRow{Dataset: row.Dataset, Labeled: row.Labeled, Method: row.Method}
+		j := jsonRow{Dataset: row.Dataset, Labeled: row.Labeled, PerClass: row.PerClass, Method: row.Method, Chosen: row.Chosen}
 		if !row.NA {
 			m, s, p := row.Summary.Mean, row.Summary.StdErr, row.PValue
 			if math.IsNaN(s) {

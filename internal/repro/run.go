@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -56,6 +57,8 @@ type Trial struct {
 	// with an error (an iteration limit or a stalled line search); the
 	// trial is still scored.
 	Warning error
+	// Chosen names the configuration a model selection chose, if any.
+	Chosen string
 }
 
 // Method is one column of a table.
@@ -65,6 +68,8 @@ type Method struct {
 	// print "n/a".
 	NA  bool
 	Run func(ctx context.Context, d *Data, labeled []int, seed uint64) (Trial, error)
+	// Peer marks a column read from Config.Peers instead of run.
+	Peer bool
 }
 
 // Table describes one reproducible table.
@@ -76,6 +81,14 @@ type Table struct {
 	// PerClass draws Sizes[i] labeled points from every class (stratified)
 	// instead of Sizes[i] points in all.
 	PerClass bool
+	// PerClassSizes, when PerClass is false, adds cells of that many
+	// labeled points per class after the Sizes cells; a data set whose
+	// smallest class is too small for a size skips that cell.
+	PerClassSizes []int
+	// PeerMethods name columns filled from a peer tool's results
+	// (Config.Peers) on exactly the same labeled sets; without peers
+	// their cells read n/a.
+	PeerMethods []string
 	// Methods builds the columns on top of the run's base options.
 	Methods func(base *models.Options) []Method
 	// Claim, if not nil, checks the paper's claim on our results and says
@@ -97,6 +110,13 @@ type Config struct {
 	Sizes    []int
 	// Progress, if set, is called after every trial of every cell.
 	Progress func(done, total int)
+	// Draws, if not nil, receives every labeled set as one JSON line
+	// (see Draw), for the peer tools to run on.
+	Draws io.Writer
+	// Peers holds the peer tools' accuracies by draw (see LoadPeers).
+	Peers Peers
+	// DrawsOnly writes the draws and runs no method.
+	DrawsOnly bool
 }
 
 // Row is one (dataset, labeled size, method) cell.
@@ -108,10 +128,13 @@ type Row struct {
 	Summary   Summary
 	Seconds   Seconds
 	Published *Published
+	PerClass  bool    // Labeled counts points per class
 	Warnings  int     // trials whose classifier ended with a warning
 	Best      bool    // highest mean in its (dataset, size) group
 	PValue    float64 // paired t-test against the group's best (1 for the best)
-	acc       []float64
+	// Chosen counts the configurations a model selection chose, by name.
+	Chosen map[string]int
+	acc    []float64
 }
 
 // Seconds holds mean wall-clock seconds per trial by stage.
@@ -191,8 +214,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	start := time.Now()
 	methods := tab.Methods(&cfg.Base)
+	for _, pm := range tab.PeerMethods {
+		methods = append(methods, peerMethod(pm, cfg.Peers))
+	}
 	res := &Result{Table: tab, Config: cfg, Methods: methods}
-	total := len(datasets) * len(sizes) * cfg.Trials
+	cells := make([]sizeCell, 0, len(sizes)+len(tab.PerClassSizes))
+	for _, l := range sizes {
+		cells = append(cells, sizeCell{l, tab.PerClass})
+	}
+	if len(cfg.Sizes) == 0 {
+		for _, l := range tab.PerClassSizes {
+			cells = append(cells, sizeCell{l, true})
+		}
+	}
+	total := len(datasets) * len(cells) * cfg.Trials
 	done := 0
 	for _, name := range datasets {
 		d, err := LoadData(cfg.DataDir, name)
@@ -202,14 +237,21 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		// Seeds follow the position in the full table, so a restricted run
 		// (-datasets, -sizes) draws the same labeled sets as the full one.
 		di := slices.Index(tab.Datasets, name)
-		for _, l := range sizes {
+		for _, cl := range cells {
+			l := cl.l
 			si := slices.Index(tab.Sizes, l)
-			if si < 0 {
+			if cl.perClass != tab.PerClass {
+				si = len(tab.Sizes) + slices.Index(tab.PerClassSizes, l)
+			} else if si < 0 {
 				si = len(tab.Sizes) + l
+			}
+			if cl.perClass && !tab.PerClass && !classesAllow(d, l) {
+				done += cfg.Trials
+				continue
 			}
 			group := make([]*Row, len(methods))
 			for mi, m := range methods {
-				group[mi] = &Row{Dataset: name, Labeled: l, Method: m.Name, NA: m.NA}
+				group[mi] = &Row{Dataset: name, Labeled: l, PerClass: cl.perClass, Method: m.Name, NA: m.NA}
 				if p, ok := PublishedCell(tab.Name, name, m.Name, l); ok {
 					group[mi].Published = &p
 				}
@@ -218,7 +260,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				seed := trialSeed(cfg.Seed, di, si, trial)
 				rng := rand.New(rand.NewPCG(seed, 0x1abe1))
 				var labeled []int
-				if tab.PerClass {
+				if cl.perClass {
 					labeled, err = SampleStratified(rng, d.Y, d.Classes, l)
 				} else {
 					labeled, err = SampleLabeled(rng, d.Y, d.Classes, l)
@@ -226,11 +268,25 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if err != nil {
 					return nil, fmt.Errorf("repro: %s l=%d: %w", name, l, err)
 				}
+				if cfg.Draws != nil {
+					if err := writeDraw(cfg.Draws, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Seed: seed, Idx: labeled}); err != nil {
+						return nil, err
+					}
+				}
+				if cfg.DrawsOnly {
+					continue
+				}
 				for mi, m := range methods {
 					if m.NA {
 						continue
 					}
-					tr, err := m.Run(ctx, d, labeled, seed)
+					var tr Trial
+					var err error
+					if m.Peer {
+						tr, err = cfg.Peers.trial(m.Name, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial})
+					} else {
+						tr, err = m.Run(ctx, d, labeled, seed)
+					}
 					if err != nil {
 						return nil, fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
 					}
@@ -238,6 +294,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					r.acc = append(r.acc, tr.Accuracy)
 					if tr.Warning != nil {
 						r.Warnings++
+					}
+					if tr.Chosen != "" {
+						if r.Chosen == nil {
+							r.Chosen = map[string]int{}
+						}
+						r.Chosen[tr.Chosen]++
 					}
 					r.Seconds.Kernel += tr.Times.Kernel.Seconds()
 					r.Seconds.Eig += tr.Times.Eig.Seconds()

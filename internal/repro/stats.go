@@ -40,7 +40,9 @@ func SampleStratified(rng *rand.Rand, y []int, classes, perClass int) ([]int, er
 // SampleLabeled draws l distinct indices uniformly at random such that every
 // class of y (0..classes-1) occurs at least once, as the KDD'06 protocol
 // requires (section 6.1). It rejects and redraws, which is fast for the
-// class balances of the reference sets; it gives up with an error when l <
+// class balances of the reference sets; with fewer than two points per
+// class on average, where rejection would rarely succeed, it draws one point
+// of every class and the rest uniformly. It gives up with an error when l <
 // classes or a class has no point.
 func SampleLabeled(rng *rand.Rand, y []int, classes, l int) ([]int, error) {
 	if l < classes {
@@ -61,6 +63,12 @@ func SampleLabeled(rng *rand.Rand, y []int, classes, l int) ([]int, error) {
 			return nil, fmt.Errorf("repro: class %d has no point", c)
 		}
 	}
+	if l < 2*classes {
+		// Rejection would rarely succeed (10 points over 10 classes: about
+		// one draw in 2,800): one random point per class, then the rest
+		// uniformly among the others.
+		return coverClasses(rng, y, classes, l), nil
+	}
 	seen := make([]bool, classes)
 	for try := 0; try < 10000; try++ {
 		idx := rng.Perm(len(y))[:l]
@@ -77,6 +85,31 @@ func SampleLabeled(rng *rand.Rand, y []int, classes, l int) ([]int, error) {
 		}
 	}
 	return nil, errors.New("repro: could not draw a labeled set with every class in 10000 tries")
+}
+
+// coverClasses draws one point of every class uniformly, then l - classes
+// more uniformly among the points not yet drawn.
+func coverClasses(rng *rand.Rand, y []int, classes, l int) []int {
+	members := make([][]int, classes)
+	for i, c := range y {
+		members[c] = append(members[c], i)
+	}
+	taken := make([]bool, len(y))
+	idx := make([]int, 0, l)
+	for _, m := range members {
+		i := m[rng.IntN(len(m))]
+		taken[i] = true
+		idx = append(idx, i)
+	}
+	for _, i := range rng.Perm(len(y)) {
+		if len(idx) == l {
+			break
+		}
+		if !taken[i] {
+			idx = append(idx, i)
+		}
+	}
+	return idx
 }
 
 // Summary is the mean and standard error of the mean of a sample.

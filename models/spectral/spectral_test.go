@@ -213,7 +213,7 @@ func TestNormalisation(t *testing.T) {
 	b, y := rbfBasis(t, 60, 8, 2)
 	labeled, lab := sample(60, 10, y, 1)
 	tgt, _ := Target(lab, 2)
-	for _, d := range []Design{Cluster{}, Truncated{}, Diffusion{Sigma2: 2}, GaussianField{Eps: 0.1}, NewSKL(2), Order{}, Order{Improved: true}} {
+	for _, d := range []Design{Cluster{}, Truncated{}, Diffusion{Sigma2: 2}, GaussianField{Eps: 0.1}, NewSKL(2), Order{}, Order{Improved: true}, Spreading{}, Spreading{Alpha: 0.5}} {
 		mu, err := d.Coefficients(ctx, nil, b, labeled, tgt)
 		if err != nil {
 			t.Fatalf("%s: %v", d.Name(), err)

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"ukm/internal/dataset"
+)
+
+// readData reads -data: a CSV or LIBSVM table, an IDX image file with its
+// label file, or "fashion-mnist".
+func readData(path, idxLabels string, topt dataset.TableOptions) (*dataset.Table, error) {
+	var s *dataset.Set
+	var err error
+	switch {
+	case path == "fashion-mnist":
+		dir, derr := dataset.FashionMNISTDir()
+		if derr != nil {
+			return nil, fmt.Errorf("fashion-mnist: %w (install Debian's dataset-fashion-mnist or set $%s)", derr, dataset.EnvFashionMNIST)
+		}
+		s, err = dataset.FashionMNIST(dir)
+	case idxLabels != "":
+		s, err = dataset.LoadIDXPair(path, idxLabels)
+	case strings.Contains(path, "idx3-ubyte"):
+		return nil, fmt.Errorf("%s is an IDX image file: name its labels with -idx-labels", path)
+	default:
+		return dataset.ReadTable(path, topt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	labels := make([]string, len(s.Y))
+	for i, y := range s.Y {
+		labels[i] = s.Classes[y]
+	}
+	return &dataset.Table{X: s.X, Labels: labels}, nil
+}
+
+// keepLabels keeps n labeled rows of t, stratified: each class keeps its
+// share of n (largest remainders, at least one row per class), the rows
+// drawn at random with seed. The other labels are cleared and returned
+// (indexed by row; "" for rows that stay labeled or were unlabeled).
+func keepLabels(t *dataset.Table, n int, seed uint64) []string {
+	byClass := map[string][]int{}
+	var names []string
+	total := 0
+	for i, l := range t.Labels {
+		if l == "" {
+			continue
+		}
+		if _, ok := byClass[l]; !ok {
+			names = append(names, l)
+		}
+		byClass[l] = append(byClass[l], i)
+		total++
+	}
+	held := make([]string, len(t.Labels))
+	if n >= total {
+		return held
+	}
+	sort.Strings(names)
+	quota := make(map[string]int, len(names))
+	type rem struct {
+		name string
+		frac float64
+	}
+	var rems []rem
+	used := 0
+	for _, c := range names {
+		exact := float64(n) * float64(len(byClass[c])) / float64(total)
+		quota[c] = max(1, int(exact))
+		used += quota[c]
+		rems = append(rems, rem{c, exact - float64(int(exact))})
+	}
+	sort.SliceStable(rems, func(a, b int) bool { return rems[a].frac > rems[b].frac })
+	for i := 0; used < n && i < len(rems); i++ {
+		quota[rems[i].name]++
+		used++
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x1abe15))
+	for _, c := range names {
+		rows := byClass[c]
+		rng.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
+		for _, i := range rows[min(quota[c], len(rows)):] {
+			held[i] = t.Labels[i]
+			t.Labels[i] = ""
+		}
+	}
+	return held
+}
+
+// evaluate prints the accuracy and per-class precision, recall and F1 of
+// the predictions of rows u against the held-back labels.
+func evaluate(w io.Writer, u, pred []int, classes, held []string) error {
+	type counts struct{ tp, fp, fn int }
+	per := map[string]*counts{}
+	for _, c := range classes {
+		per[c] = &counts{}
+	}
+	right, scored := 0, 0
+	for a, i := range u {
+		truth := held[i]
+		if truth == "" {
+			continue
+		}
+		if per[truth] == nil {
+			per[truth] = &counts{}
+		}
+		scored++
+		got := classes[pred[a]]
+		if got == truth {
+			right++
+			per[truth].tp++
+		} else {
+			per[got].fp++
+			per[truth].fn++
+		}
+	}
+	if scored == 0 {
+		return fmt.Errorf("eval: no held-back labels to score")
+	}
+	fmt.Fprintf(w, "accuracy %.4f (%d of %d held-back rows)\n", float64(right)/float64(scored), right, scored)
+	fmt.Fprintln(w, "class,precision,recall,f1,support")
+	names := make([]string, 0, len(per))
+	for c := range per {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	for _, c := range names {
+		k := per[c]
+		p := ratio(k.tp, k.tp+k.fp)
+		r := ratio(k.tp, k.tp+k.fn)
+		f := 0.0
+		if p+r > 0 {
+			f = 2 * p * r / (p + r)
+		}
+		fmt.Fprintf(w, "%s,%.4f,%.4f,%.4f,%d\n", c, p, r, f, k.tp+k.fn)
+	}
+	return nil
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

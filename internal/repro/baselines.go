@@ -1,0 +1,310 @@
+package repro
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"ukm/models"
+)
+
+// The head-to-head table: our selected model against what practitioners
+// run instead (scikit-learn's LogisticRegression, SVC and LabelSpreading),
+// on exactly the same labeled sets. The peers' columns come from
+// bench/peers/baselines.py run on the draws this table exports.
+
+// Baseline peer columns, in the order of the peer script's method names.
+var baselinePeers = []string{"LogisticRegression", "SVC", "LabelSpreading"}
+
+// manifoldSets are the reference sets with manifold structure (images under
+// rotation, handwritten digits), where the issue's target asks for a margin.
+var manifoldSets = []string{"ssl_usps", "ssl_coil2", "ssl_digit1", "ssl_coil", "usps"}
+
+func init() {
+	registry["baselines"] = &Table{
+		Name: "baselines",
+		Title: "Head to head: ukm's model selected on the labeled points against scikit-learn " +
+			"(LogisticRegression, SVC with RBF kernel, LabelSpreading with a 10-NN graph) on the same labeled sets; accuracy (%)",
+		Datasets: []string{"heart", "ionosphere", "sonar", "wine", "banana", "flare-solar",
+			"ssl_digit1", "ssl_usps", "ssl_coil2", "ssl_bci", "ssl_coil", "ssl_g241n", "ssl_text", "usps"},
+		Sizes:         []int{10, 20},
+		PerClassSizes: []int{50},
+		PeerMethods:   baselinePeers,
+		Methods: func(base *models.Options) []Method {
+			return []Method{candidatesMethod("ukm(Auto)", base, nil)}
+		},
+		Claim: baselinesClaim,
+	}
+}
+
+// sizeCell is one labeled-set size of a table: l points in all, or per
+// class.
+type sizeCell struct {
+	l        int
+	perClass bool
+}
+
+// classesAllow reports whether every class of d has at least perClass
+// points to draw and one left over to score.
+func classesAllow(d *Data, perClass int) bool {
+	count := make([]int, d.Classes)
+	for _, y := range d.Y {
+		count[y]++
+	}
+	for _, c := range count {
+		if c <= perClass {
+			return false
+		}
+	}
+	return true
+}
+
+// Draw is one labeled set of a table run, as exported for the peer tools:
+// the data set, the size (per class when PerClass), the trial, the seed
+// that drew it and the labeled row indices.
+type Draw struct {
+	Dataset  string `json:"dataset"`
+	Labeled  int    `json:"labeled"`
+	PerClass bool   `json:"per_class"`
+	Trial    int    `json:"trial"`
+	Seed     uint64 `json:"seed"`
+	Idx      []int  `json:"idx"`
+}
+
+func writeDraw(w io.Writer, d Draw) error {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Peers holds peer accuracies (percent) by method and draw.
+type Peers map[string]float64
+
+func peerKey(method string, d Draw) string {
+	return fmt.Sprintf("%s|%s|%d|%t|%d", method, d.Dataset, d.Labeled, d.PerClass, d.Trial)
+}
+
+// trial returns the peer's accuracy on one draw.
+func (p Peers) trial(method string, d Draw) (Trial, error) {
+	acc, ok := p[peerKey(method, d)]
+	if !ok {
+		return Trial{}, fmt.Errorf("repro: the peers' results have no %s on %s l=%d trial %d (were they run on this table's draws?)", method, d.Dataset, d.Labeled, d.Trial)
+	}
+	return Trial{Accuracy: acc}, nil
+}
+
+// LoadPeers reads the JSON lines written by bench/peers/baselines.py: one
+// object per draw and method with the draw's "dataset", "labeled",
+// "per_class" and "trial", the "method" and its "accuracy" (percent; null
+// when the peer failed, which is an error here).
+func LoadPeers(r io.Reader) (Peers, error) {
+	p := Peers{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	line := 0
+	for sc.Scan() {
+		line++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var rec struct {
+			Draw
+			Method   string   `json:"method"`
+			Accuracy *float64 `json:"accuracy"`
+			Error    string   `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return nil, fmt.Errorf("repro: peers line %d: %w", line, err)
+		}
+		if rec.Accuracy == nil {
+			return nil, fmt.Errorf("repro: peers line %d: %s on %s failed: %s", line, rec.Method, rec.Dataset, rec.Error)
+		}
+		p[peerKey(rec.Method, rec.Draw)] = *rec.Accuracy
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("repro: reading peers: %w", err)
+	}
+	return p, nil
+}
+
+// peerMethod is a column read from the peers' results; n/a without them.
+func peerMethod(name string, p Peers) Method {
+	return Method{Name: name, NA: p == nil, Peer: true}
+}
+
+// baselinesClaim tests the head-to-head targets: ours at least the best
+// baseline within one standard error in every cell, significantly above it
+// in at least half, and 2 points above it on average on the manifold sets.
+func baselinesClaim(r *Result) string {
+	var b strings.Builder
+	type key struct {
+		ds       string
+		l        int
+		perClass bool
+	}
+	rows := map[key]map[string]*Row{}
+	var order []key
+	for _, row := range r.Rows {
+		k := key{row.Dataset, row.Labeled, row.PerClass}
+		if rows[k] == nil {
+			rows[k] = map[string]*Row{}
+			order = append(order, k)
+		}
+		rows[k][row.Method] = row
+	}
+	var cells, within, above int
+	var manifold []float64
+	b.WriteString("| set | l | ours | best baseline | ours − best (paired, ± s.e.) | p |\n|---|---|---|---|---|---|\n")
+	for _, k := range order {
+		ours := rows[k]["ukm(Auto)"]
+		var best *Row
+		for _, pm := range baselinePeers {
+			if row := rows[k][pm]; row != nil && !row.NA && (best == nil || row.Summary.Mean > best.Summary.Mean) {
+				best = row
+			}
+		}
+		if ours == nil || ours.NA || best == nil || len(ours.acc) != len(best.acc) {
+			continue
+		}
+		diff := make([]float64, len(ours.acc))
+		for i := range diff {
+			diff[i] = ours.acc[i] - best.acc[i]
+		}
+		s := Summarize(diff)
+		p, err := PairedT(ours.acc, best.acc)
+		if err != nil {
+			p = math.NaN()
+		}
+		cells++
+		if s.Mean >= -s.StdErr {
+			within++
+		}
+		if s.Mean > 0 && p < 0.05 {
+			above++
+		}
+		for _, m := range manifoldSets {
+			if m == k.ds {
+				manifold = append(manifold, s.Mean)
+			}
+		}
+		lab := fmt.Sprint(k.l)
+		if k.perClass {
+			lab += "/class"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f (%s) | %+.1f ± %.1f | %.3f |\n", k.ds, lab, ours.Summary.Mean, best.Summary.Mean, best.Method, s.Mean, s.StdErr, p)
+	}
+	if cells == 0 {
+		return "- The baselines' columns are empty: run bench/peers/baselines.sh to fill them.\n"
+	}
+	verdict := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "missed"
+	}
+	fmt.Fprintf(&b, "\n- At least the best baseline within one standard error in every cell: %d of %d cells — %s.\n", within, cells, verdict(within == cells))
+	fmt.Fprintf(&b, "- Significantly above the best baseline (paired t-test, p < 0.05) in at least half of the cells: %d of %d — %s.\n", above, cells, verdict(2*above >= cells))
+	if len(manifold) > 0 {
+		m := Summarize(manifold).Mean
+		fmt.Fprintf(&b, "- At least 2 points above the best baseline on average over the manifold sets' cells (%s): %+.2f — %s.\n",
+			strings.Join(manifoldSets, ", "), m, verdict(m >= 2))
+	}
+	return b.String()
+}
+
+// selectedClaimsTable re-tests KDD'06 Table 2's claim (SKL >= its base
+// kernel) when each method's free settings are chosen by cross-validation
+// on the labeled points instead of fixed: the base kernel's lambda and
+// intercept, SKL's C, d and lambda.
+func selectedClaimsTable() *Table {
+	return &Table{
+		Name:     "kdd06-selected",
+		Title:    "KDD'06 Table 2's claim under selected settings: KLR accuracy (%), every method's settings chosen by cross-validation on the labeled points",
+		Datasets: []string{"heart", "ionosphere", "sonar", "wine"},
+		Sizes:    []int{10, 20, 30, 40},
+		Methods: func(base *models.Options) []Method {
+			var ms []Method
+			for _, k := range []models.KernelKind{models.Linear, models.RBF} {
+				ms = append(ms,
+					candidatesMethod(k.String(), base, standardCandidates(k)),
+					candidatesMethod("SKL("+k.String()+")", base, sklCandidates(k)))
+			}
+			return ms
+		},
+		Claim: func(r *Result) string {
+			return claimAtLeast(r, "SKL(RBF)", "RBF", "SKL(RBF) >= RBF in every dataset/size cell (both selected)") +
+				claimAtLeast(r, "SKL(Linear)", "Linear", "SKL(Linear) >= Linear in every dataset/size cell (both selected)")
+		},
+	}
+}
+
+func init() { registry["kdd06-selected"] = selectedClaimsTable() }
+
+// standardCandidates: the base kernel with lambda in the default grid, with
+// and without intercept.
+func standardCandidates(k models.KernelKind) func(base *models.Options) []models.Candidate {
+	return func(base *models.Options) []models.Candidate {
+		var out []models.Candidate
+		for _, bias := range []bool{false, true} {
+			for _, lam := range []float64{1e-2, 1e-1, 1} {
+				o := *base
+				o.Kernel.Kind, o.Design, o.Lambda, o.Bias = k, models.Standard, lam, bias
+				out = append(out, models.Candidate{Name: fmt.Sprintf("%v/lambda=%g/bias=%t", k, lam, bias), Options: o})
+			}
+		}
+		return out
+	}
+}
+
+// sklCandidates: SKL on the kernel's basis with C in {1, 1.5, 2, 3}, d in
+// {10, 20} (capped at n) and lambda in the default grid.
+func sklCandidates(k models.KernelKind) func(base *models.Options) []models.Candidate {
+	return func(base *models.Options) []models.Candidate {
+		var out []models.Candidate
+		for _, c := range []float64{1, 1.5, 2, 3} {
+			for _, d := range []int{10, 20} {
+				for _, lam := range []float64{1e-2, 1e-1, 1} {
+					o := *base
+					o.Kernel.Kind, o.Design, o.C, o.D, o.Lambda = k, models.SKL, c, d, lam
+					out = append(out, models.Candidate{Name: fmt.Sprintf("SKL(%v)/C=%g/d=%d/lambda=%g", k, c, d, lam), Options: o})
+				}
+			}
+		}
+		return out
+	}
+}
+
+// candidatesMethod runs models.Select over a candidate list (nil: the
+// default candidates), reusing the bases across the trials of a data set
+// (they do not depend on the labels).
+func candidatesMethod(name string, base *models.Options, cands func(base *models.Options) []models.Candidate) Method {
+	return Method{Name: name, Run: func(ctx context.Context, d *Data, labeled []int, seed uint64) (Trial, error) {
+		v, _ := d.memoize("basis-cache", func() (any, error) { return &models.BasisCache{}, nil })
+		o := *base
+		o.Design = models.SKL
+		o.Seed = 1 // the bases are shared by every trial: one seed for their start vectors
+		so := &models.SelectOptions{Base: o, Cache: v.(*models.BasisCache)}
+		if cands != nil {
+			so.Candidates = cands(&o)
+		}
+		m, err := models.Select(ctx, d.X, labeled, labelsOf(d.Y, labeled), so)
+		if err != nil && m == nil {
+			return Trial{}, err
+		}
+		u := complement(len(d.Y), labeled)
+		pred, perr := m.Predict(nil, u)
+		if perr != nil {
+			return Trial{}, perr
+		}
+		t := m.Timings()
+		t.Fit += m.Selection().Elapsed
+		return Trial{Accuracy: accuracy(pred, u, d.Y), Times: t, Warning: err, Chosen: m.Selection().Best().Name}, nil
+	}}
+}

@@ -1,0 +1,195 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/eig"
+	"ukm/linalg"
+)
+
+// graphBasis keeps what the KNN kernel's out-of-sample extension needs: the
+// graph's rule (k, weights) and the training points' degrees and local
+// scales.
+type graphBasis struct {
+	k      int
+	weight linalg.GraphWeight
+	deg    []float64 // degrees d_j of the training points
+	sigma  []float64 // local scales s_j (LocalHeat only)
+	s      *linalg.CSR
+}
+
+// knnOperator builds the normalised affinity S = D^-1/2 W D^-1/2 of the
+// symmetric kNN graph of the scaled data as a sparse operator. Its trace is
+// zero (the graph has no self-loops).
+func (pr *prep) knnOperator(ctx context.Context) (eig.Operator, float64, error) {
+	k := pr.opt.GraphK
+	idx, d2, err := pr.neighbors(ctx, k)
+	if err != nil {
+		return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
+	}
+	g := &graphBasis{k: k, weight: linalg.Binary}
+	if pr.opt.Kernel.LocalScale {
+		g.weight = linalg.LocalHeat
+		r := min(linalg.DefaultScaleNeighbor, k)
+		g.sigma = make([]float64, pr.n)
+		for i := range g.sigma {
+			g.sigma[i] = math.Sqrt(d2[i*k+r-1])
+		}
+	}
+	w, err := linalg.GraphFromNeighbors(pr.n, k, idx, d2, &linalg.GraphOptions{Weight: g.weight})
+	if err != nil {
+		return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
+	}
+	s, deg, err := linalg.NormalizedAffinity(w)
+	if err != nil {
+		return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
+	}
+	g.deg = deg
+	g.s = s
+	if pr.opt.Classifier == Spread {
+		g.s = directedAffinity(pr.n, k, idx)
+	}
+	pr.graph = g
+	op, err := eig.NewCSR(s)
+	if err != nil {
+		return nil, 0, fmt.Errorf("models: %w", err)
+	}
+	return op, 0, nil
+}
+
+// extendGraph returns the graph's Nyström extension of the eigenvectors to
+// the scaled new points z (m x d): a new point is joined to its k nearest
+// training points with the graph's weights w_zj, and
+// v(z) = sum_j w_zj / sqrt(d_z d_j) V_j diag(1/theta), d_z = sum_j w_zj.
+// For a training point whose neighbours are those of the graph this is the
+// eigenvector equation S V = V Theta read at one row. A new point whose
+// weights are all zero (every neighbour a duplicate of another at a
+// positive distance) gets the zero vector.
+func (pr *prep) extendGraph(ctx context.Context, z *mat.Dense) (*mat.Dense, error) {
+	b := pr.basis
+	_, d := b.V.Dims()
+	inv := make([]float64, d)
+	for i, l := range b.Values {
+		if l > nystromRelTol*math.Abs(b.Values[0]) {
+			inv[i] = 1 / l
+		}
+	}
+	return pr.graphAverage(ctx, z, b.V, inv)
+}
+
+// graphAverage returns, for each new point z_i, sum_j w_zj / sqrt(d_z d_j)
+// f_j with the rows f_j of f at its graph neighbours, each column then
+// multiplied by scale (nil: 1).
+func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float64) (*mat.Dense, error) {
+	g := pr.graph
+	m, _ := z.Dims()
+	_, d := f.Dims()
+	out := mat.NewDense(m, d, nil)
+	nb := make([]int, g.k)
+	nd := make([]float64, g.k)
+	w := make([]float64, g.k)
+	for i := 0; i < m; i++ {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("models: %w", err)
+			}
+		}
+		zi := z.RawRowView(i)
+		nearest(pr.xs, zi, nb, nd)
+		var dz float64
+		r := min(linalg.DefaultScaleNeighbor, g.k)
+		sz := math.Sqrt(nd[r-1])
+		for a, j := range nb {
+			w[a] = 1
+			if g.weight == linalg.LocalHeat && nd[a] > 0 {
+				w[a] = 0
+				if s := sz * g.sigma[j]; s > 0 {
+					w[a] = math.Exp(-nd[a] / s)
+				}
+			}
+			dz += w[a]
+		}
+		if !(dz > 0) {
+			continue
+		}
+		row := out.RawRowView(i)
+		for a, j := range nb {
+			c := w[a] / math.Sqrt(dz*g.deg[j])
+			for t, v := range f.RawRowView(j)[:d] {
+				row[t] += c * v
+			}
+		}
+		if scale != nil {
+			for t := range row {
+				row[t] *= scale[t]
+			}
+		}
+	}
+	return out, nil
+}
+
+// nearest writes the len(nb) nearest rows of x to q (by squared distance,
+// ties by index) into nb and their squared distances into nd, ascending.
+// Brute force, O(n p) per query.
+func nearest(x *mat.Dense, q []float64, nb []int, nd []float64) {
+	n, p := x.Dims()
+	k := len(nb)
+	cnt := 0
+	for j := 0; j < n; j++ {
+		row := x.RawRowView(j)[:p]
+		var s float64
+		for t, v := range row {
+			e := v - q[t]
+			s += e * e
+		}
+		if cnt == k && s >= nd[k-1] {
+			continue
+		}
+		// Insertion into the sorted prefix (k is small).
+		pos := min(cnt, k-1)
+		for pos > 0 && nd[pos-1] > s {
+			nd[pos], nb[pos] = nd[pos-1], nb[pos-1]
+			pos--
+		}
+		nd[pos], nb[pos] = s, j
+		cnt = min(cnt+1, k)
+	}
+}
+
+// directedAffinity is the graph the Spread classifier spreads over, built
+// as scikit-learn's LabelSpreading builds its kNN graph: every point
+// listens to its k nearest points counting itself (its k - 1 nearest
+// others), the weights normalised by the in-degrees, 1/sqrt(din_i din_j)
+// (din counting the self-loop, which is then dropped). Unlike the
+// symmetrised graph of the eigenbasis, a point is not pulled by the many
+// points that list it (hubs), so the scores act like a smoothed vote of
+// each point's own neighbours. idx holds the k nearest others of every
+// point (NearestNeighbors' layout).
+func directedAffinity(n, k int, idx []int) *linalg.CSR {
+	din := make([]float64, n)
+	for i := 0; i < n; i++ {
+		din[i]++
+		for _, j := range idx[i*k : (i+1)*k-1] {
+			din[j]++
+		}
+	}
+	rp := make([]int, n+1)
+	ci := make([]int, 0, n*k)
+	v := make([]float64, 0, n*k)
+	nb := make([]int, k-1)
+	for i := 0; i < n; i++ {
+		copy(nb, idx[i*k:(i+1)*k-1])
+		sort.Ints(nb)
+		for _, j := range nb {
+			ci = append(ci, j)
+			v = append(v, 1/math.Sqrt(din[i]*din[j]))
+		}
+		rp[i+1] = len(ci)
+	}
+	return &linalg.CSR{Rows: n, Cols: n, RowPtr: rp, ColIdx: ci, Val: v}
+}

@@ -1,0 +1,163 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/eig"
+	"ukm/linalg"
+	"ukm/models/spectral"
+)
+
+// The large-n path. Above DefaultLargeN points (or when Options.Large asks
+// for it) no n x n matrix is formed: a kernel basis comes from Nyström
+// landmarks (eig.Nystrom: the kernel block K(X, L) streamed in row blocks,
+// an m x m eigenproblem, the one-shot orthonormalisation, so the vectors are
+// orthonormal), and a graph basis from an approximate kNN search
+// (linalg.ApproxNearestNeighbors) and the sparse eigensolver. Memory is
+// O(n (d + k) + n m) with the n x m block cached only up to
+// eig.DefaultNystromCache entries (O(m^2 + n d) beyond).
+
+// LargeMode selects the exact or the large-n path.
+type LargeMode int
+
+const (
+	// LargeAuto takes the large-n path above DefaultLargeN points (the
+	// zero value).
+	LargeAuto LargeMode = iota
+	// LargeOff always takes the exact path (dense n x n kernels, exact kNN).
+	LargeOff
+	// LargeOn always takes the large-n path.
+	LargeOn
+)
+
+const (
+	// DefaultLargeN is the size above which LargeAuto takes the large-n
+	// path: the exact path's n x n kernel takes 8 n^2 bytes (800 MB at
+	// n = 10,000) and its exact kNN search O(n^2 p) time.
+	DefaultLargeN = 10000
+	// DefaultLandmarks is the Nyström landmark count m when
+	// Options.Landmarks is zero (capped at n).
+	DefaultLandmarks = 1000
+	// DefaultMaxMemory is the memory budget of one fit when
+	// Options.MaxMemory is zero: a request whose estimate exceeds it is
+	// refused before anything large is allocated.
+	DefaultMaxMemory = 8 << 30
+)
+
+// large reports whether r takes the large-n path for n points.
+func (r *resolved) large(n int) bool {
+	switch r.Large {
+	case LargeOn:
+		return true
+	case LargeOff:
+		return false
+	}
+	return n > DefaultLargeN
+}
+
+// memoryEstimate returns the bytes the largest allocations of a fit with r
+// on n x p data need: the n x n kernel (twice for the fused RBF path, whose
+// distances and kernel coexist briefly) on the exact path, the cached
+// Nyström block on the large-n path, plus the scaled data and the basis.
+func (r *resolved) memoryEstimate(n, p, l int) float64 {
+	fn, fp := float64(n), float64(p)
+	est := 8*fn*fp + 8*fn*float64(r.d)*2
+	switch {
+	case r.Design == Standard:
+		est += 8 * fn * float64(l) // the n x l kernel block
+	case r.large(n):
+		m := float64(min(r.landmarks(), n))
+		est += 8 * math.Min(fn*m, eig.DefaultNystromCache)
+		est += 8 * fn * float64(r.GraphK) * 4
+	case r.Design.graph() || r.Kernel.Kind == KNN:
+		est += 8 * fn * float64(r.GraphK) * 4
+	default:
+		est += 2 * 8 * fn * fn
+	}
+	return est
+}
+
+func (r *resolved) landmarks() int {
+	if r.Landmarks > 0 {
+		return r.Landmarks
+	}
+	return DefaultLandmarks
+}
+
+// checkMemory refuses a request whose estimate exceeds the budget, naming
+// the options that lower it.
+func (r *resolved) checkMemory(n, p, l int) error {
+	budget := float64(r.MaxMemory)
+	if budget == 0 {
+		budget = DefaultMaxMemory
+	}
+	if est := r.memoryEstimate(n, p, l); est > budget {
+		hint := "take the large-n path (Options.Large = LargeOn) or use fewer points"
+		if r.large(n) {
+			hint = "lower Options.Landmarks, D or GraphK"
+		}
+		return inputf("the fit needs about %.1f GB, above the %.1f GB budget (Options.MaxMemory): %s",
+			est/(1<<30), budget/(1<<30), hint)
+	}
+	return nil
+}
+
+// neighbors returns the kNN lists of the scaled data: shared by a
+// selection, exact on the exact path, approximate on the large-n path.
+func (pr *prep) neighbors(ctx context.Context, k int) ([]int, []float64, error) {
+	if pr.sh != nil {
+		return pr.sh.neighbors(ctx, pr, k)
+	}
+	if pr.opt.large(pr.n) {
+		return linalg.ApproxNearestNeighbors(ctx, pr.xs, k, &linalg.ApproxOptions{Seed: pr.opt.Seed})
+	}
+	return linalg.NearestNeighbors(ctx, pr.xs, k, linalg.KNNAuto)
+}
+
+// nystromBasis computes the top d eigenpairs of the initial kernel from
+// m landmarks (the large-n path of the kernel designs).
+func (pr *prep) nystromBasis(ctx context.Context) error {
+	kern := pr.kern
+	if pr.norm {
+		kern = cosineKernel{pr.kern}
+	}
+	m := min(pr.opt.landmarks(), pr.n)
+	d := min(pr.opt.d, m)
+	res, err := eig.Nystrom(ctx, kern, pr.xs, m, d, &eig.NystromSettings{Seed: pr.opt.Seed})
+	if err != nil {
+		return fmt.Errorf("models: Nyström eigenpairs: %w", err)
+	}
+	vals, vecs := res.Values, res.Vectors
+	k := 1
+	for k < len(vals) && vals[k] > DropRelTol*vals[0] {
+		k++
+	}
+	if k < len(vals) {
+		vals = vals[:k]
+		vecs = mat.DenseCopyOf(vecs.Slice(0, pr.n, 0, k))
+	}
+	pr.basis = &spectral.Basis{Values: append([]float64(nil), vals...), V: vecs}
+	return nil
+}
+
+// cosineKernel is k(x, z) / sqrt(k(x, x) k(z, z)), the cosine-normalised
+// kernel, for the Nyström path (which never forms the Gram matrix that
+// linalg.CosineNormalize would normalise).
+type cosineKernel struct{ k linalg.Kernel }
+
+// Eval implements linalg.Kernel.
+func (c cosineKernel) Eval(x, z []float64) float64 {
+	return c.k.Eval(x, z) / math.Sqrt(c.k.Eval(x, x)*c.k.Eval(z, z))
+}
+
+// Validate implements linalg.Kernel when the wrapped kernel does.
+func (c cosineKernel) Validate() error {
+	if v, ok := c.k.(interface{ Validate() error }); ok {
+		return v.Validate()
+	}
+	return nil
+}

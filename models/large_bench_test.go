@@ -1,0 +1,96 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"ukm/internal/dataset"
+)
+
+// BenchmarkLargeN times a whole fit against n on the clustered synthetic
+// set (dataset.Blobs, p = 20, 10 classes, 100 labels): the kNN-graph basis
+// with the LabelSpreading design, d = 20, on the exact path (up to n = 8000)
+// and the large-n path (up to 10^6; the largest sizes are skipped in -short
+// mode). It reports the accuracy on the unlabeled points.
+func BenchmarkLargeN(b *testing.B) {
+	cases := []struct {
+		path LargeMode
+		n    int
+	}{
+		{LargeOff, 1000}, {LargeOff, 2000}, {LargeOff, 4000}, {LargeOff, 8000},
+		{LargeOn, 1000}, {LargeOn, 10000}, {LargeOn, 100000}, {LargeOn, 1000000},
+	}
+	for _, c := range cases {
+		name := "exact"
+		if c.path == LargeOn {
+			name = "large"
+		}
+		b.Run(fmt.Sprintf("path=%s/n=%d", name, c.n), func(b *testing.B) {
+			if testing.Short() && c.n > 100000 {
+				b.Skip("skipped in -short mode")
+			}
+			s, err := dataset.Blobs(c.n, 20, 10, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lab, ys, unl := pickLabeled(s.Y, 100, 2)
+			o := &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Large: c.path, Seed: 1}
+			var acc float64
+			for b.Loop() {
+				m, err := Fit(context.Background(), s.X, lab, ys, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, _ := m.Predict(nil, unl)
+				acc = accuracy(p, unl, s.Y)
+			}
+			b.ReportMetric(100*acc, "acc%")
+		})
+	}
+}
+
+// BenchmarkFashionMNIST times the large-n fit on all 70,000 Fashion-MNIST
+// images with 10 labeled per class (skipped when Debian's
+// dataset-fashion-mnist is not installed): the kNN-graph basis, the
+// LabelSpreading design at d = 100 and KLR with lambda by cross-validation,
+// on the raw pixels (divided by 255) and on z-scored pixels.
+func BenchmarkFashionMNIST(b *testing.B) {
+	dir, err := dataset.FashionMNISTDir()
+	if err != nil {
+		b.Skip(err)
+	}
+	s, err := dataset.FashionMNIST(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lab, ys, unl []int
+	count := make([]int, 10)
+	for i, y := range s.Y {
+		if count[y] < 10 && i%7 == 3 {
+			count[y]++
+			lab = append(lab, i)
+			ys = append(ys, y)
+		} else {
+			unl = append(unl, i)
+		}
+	}
+	for _, sc := range []struct {
+		name string
+		s    Scaling
+	}{{"none", NoScaling}, {"zscore", ZScore}} {
+		b.Run("scale="+sc.name, func(b *testing.B) {
+			o := &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 100, Scale: sc.s, Seed: 1}
+			var acc float64
+			for b.Loop() {
+				m, err := Fit(context.Background(), s.X, lab, ys, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, _ := m.Predict(nil, unl)
+				acc = accuracy(p, unl, s.Y)
+			}
+			b.ReportMetric(100*acc, "acc%")
+		})
+	}
+}

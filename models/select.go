@@ -1,0 +1,604 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/spectral"
+)
+
+// Model selection on the labeled set.
+//
+// Select scores every candidate configuration by cross-validation on the
+// labeled points only (the unlabeled points enter the bases, never the
+// scores), then fits the chosen one on all labeled points. The eigenpairs
+// are computed once per basis, at the largest d any candidate of that basis
+// asks for, and shared by all its candidates and folds; what varies per
+// fold is only the design (the SKL QP, microseconds) and the classifier.
+
+// Fold rule of Select when SelectOptions.Folds is zero: leave-one-out up
+// to LeaveOneOutMax labeled points, stratified SmallSelectFolds-fold
+// cross-validation up to SmallSelectMax points, and stratified
+// DefaultSelectFolds-fold above. Small sets need many folds, or the
+// training parts lose too large a share of the labels; large sets give
+// every fold enough held-out points, and fewer folds cost fewer fits.
+const (
+	LeaveOneOutMax     = 10
+	SmallSelectFolds   = 10
+	SmallSelectMax     = 50
+	DefaultSelectFolds = 5
+)
+
+// Candidate is one configuration that Select scores.
+type Candidate struct {
+	// Name identifies the candidate in reports, for example
+	// "kNN(k=10)/LabelSpreading/d=20/lambda=0.01".
+	Name    string
+	Options Options
+}
+
+// CandidateScore is the outcome of one candidate.
+type CandidateScore struct {
+	Candidate
+	// Accuracy is the fraction of held-out labeled points classified
+	// correctly, each labeled point held out once.
+	Accuracy float64
+	// StdErr is the binomial standard error sqrt(a (1 - a) / l) of
+	// Accuracy.
+	StdErr float64
+	// Probability is the mean probability the candidate gives the true
+	// class of a held-out point (KLR; for the SVM 1 when right, 0 when
+	// wrong): the tie-break between equal accuracies, smoother than they.
+	Probability float64
+	// Complexity is the dimension of what the classifier is trained on:
+	// d for a spectral design, the number of features for the Standard
+	// linear kernel, and the number of labeled points for another Standard
+	// kernel (a kernel machine on the labeled block).
+	Complexity int
+	// Skipped says why the candidate was not scored (nil if it was).
+	Skipped error
+	right   []bool // which labeled points (by position) were predicted right
+}
+
+// Selection reports a Select run.
+type Selection struct {
+	// Scores lists every candidate in the order given.
+	Scores []CandidateScore
+	// Chosen indexes the winner in Scores; -1 when no fold could be formed
+	// and the first candidate that fits was used (see Rule).
+	Chosen int
+	// Folds is the number of folds (the labeled count for leave-one-out).
+	Folds int
+	// Rule says how the folds were formed, or why there were none.
+	Rule string
+	// Elapsed is the wall time of the cross-validation.
+	Elapsed time.Duration
+}
+
+// Best returns the chosen candidate's score (the zero value when none was
+// chosen by cross-validation).
+func (s *Selection) Best() CandidateScore {
+	if s == nil || s.Chosen < 0 || s.Chosen >= len(s.Scores) {
+		return CandidateScore{}
+	}
+	return s.Scores[s.Chosen]
+}
+
+// SelectOptions configures Select. The zero value (or nil) scores
+// DefaultCandidates of the zero Options.
+type SelectOptions struct {
+	// Base supplies what every default candidate shares: Scale, Seed,
+	// Classifier, SVMC and EigTol. Its kernel, design, D, C, Lambda, Bias
+	// and GraphK are set by the candidates. Base.Design must not be Auto.
+	Base Options
+	// Candidates, if not empty, replaces DefaultCandidates(&Base).
+	Candidates []Candidate
+	// Folds forces the number of folds (at least 2, at most the labeled
+	// count; it is capped at the smallest class count for stratification);
+	// zero applies the rule of LeaveOneOutMax.
+	Folds int
+	// Progress, if set, is called after each basis with the number of
+	// candidates scored and the total.
+	Progress func(done, total int)
+	// Cache, if not nil, keeps the bases between calls on the same x (for
+	// example one Select per labeled draw of an experiment).
+	Cache *BasisCache
+}
+
+// BasisCache keeps the bases (eigenpairs, or kernels for the Standard
+// design) that Select computes for one data matrix, keyed by everything
+// they depend on (kernel, scaling, graph, tolerance, seed), so that later
+// selections on the same x with other labeled sets reuse them: the bases
+// do not depend on the labels. A model fitted from a cached basis reports
+// zero kernel and eigen times. It is safe for concurrent use; its memory
+// is that of the bases it holds, n x d values each. The zero value is ready
+// to use; it binds to the first x it sees, and a later Select with another
+// x is an error.
+type BasisCache struct {
+	mu sync.Mutex
+	x  *mat.Dense
+	m  map[string]*prep
+}
+
+func (c *BasisCache) get(x *mat.Dense, key string) (*prep, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.x != nil && c.x != x {
+		return nil, inputf("the basis cache belongs to another data matrix")
+	}
+	return c.m[key], nil
+}
+
+func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]*prep{}
+	}
+	c.x = x
+	c.m[key] = pr
+}
+
+// DefaultCandidates returns the documented candidate set, from the
+// simplest to the richest, with base's Scale, Seed, Classifier, SVMC and
+// EigTol:
+//
+//   - the linear kernel, raw (not cosine-normalised), with intercept and the
+//     Standard design: plain L2-regularised logistic regression on the
+//     scaled features, the fallback for data without cluster structure;
+//   - the RBF kernel at 0.5, 1 and 2 times the median width, with the
+//     Standard design (with intercept: a kernel machine on the RBF kernel
+//     has no constant direction of its own) and the spectral designs;
+//   - the kNN kernel (normalised affinity of the k-NN graph) for k = 5 and
+//     10 with binary weights and k = 10 with local-scale heat weights, with
+//     the spectral designs;
+//   - spectral designs: SKL with C = 1 and 2 (on a graph basis SKL with
+//     C = 1 is the order-constrained graph kernel), Cluster and
+//     LabelSpreading, each at d = 10, 20 and 50, without intercept (the
+//     leading eigenvector plays its part, as in KDD'06 eq. 17);
+//   - every configuration at lambda = 0.01, 0.1 and 1 (KLR; the SVM
+//     ignores lambda);
+//   - label spreading itself (the Spread classifier) on the k-NN graph for
+//     k = 5 and 10, with alpha = 0.5, 0.9 and 0.99.
+//
+// The grid is kept small on purpose: with a few dozen labeled points the
+// more candidates are scored, the more the best cross-validation score
+// overstates its accuracy. BENCHMARKS.md records what each axis costs and
+// REPRODUCTION.md how often each candidate wins. Candidates that do not fit
+// the data (d or k too large for n) are skipped by Select with the reason
+// recorded.
+func DefaultCandidates(base *Options) []Candidate {
+	var b Options
+	if base != nil {
+		b = *base
+	}
+	shared := func(o Options) Options {
+		o.Scale, o.Seed, o.SVMC, o.EigTol = b.Scale, b.Seed, b.SVMC, b.EigTol
+		if o.Classifier != Spread {
+			o.Classifier = b.Classifier
+		}
+		return o
+	}
+	type design struct {
+		name string
+		kind DesignKind
+		c    float64
+	}
+	spectralDesigns := []design{
+		{"SKL(C=1)", SKL, 1}, {"SKL(C=2)", SKL, 2}, {"Cluster", Cluster, 0}, {"LabelSpreading", LabelSpreading, 0},
+	}
+	type basis struct {
+		name string
+		spec KernelSpec
+		k    int
+		std  bool
+	}
+	bases := []basis{
+		{"RBF(0.5)", KernelSpec{Kind: RBF, WidthScale: 0.5}, 0, true},
+		{"RBF(1)", KernelSpec{Kind: RBF}, 0, true},
+		{"RBF(2)", KernelSpec{Kind: RBF, WidthScale: 2}, 0, true},
+		{"kNN(k=5)", KernelSpec{Kind: KNN}, 5, false},
+		{"kNN(k=10)", KernelSpec{Kind: KNN}, 10, false},
+		{"kNN(k=10,local)", KernelSpec{Kind: KNN, LocalScale: true}, 10, false},
+	}
+	var out []Candidate
+	add := func(name string, o Options) {
+		for _, lam := range selectLambdas {
+			o.Lambda = lam
+			out = append(out, Candidate{Name: fmt.Sprintf("%s/lambda=%g", name, lam), Options: shared(o)})
+		}
+	}
+	add("Linear/Standard/bias", Options{Kernel: KernelSpec{Kind: Linear, Raw: true}, Design: Standard, Bias: true})
+	for _, k := range []int{5, 10} {
+		for _, a := range []float64{0.5, 0.9, 0.99} {
+			o := Options{Kernel: KernelSpec{Kind: KNN}, GraphK: k, Design: LabelSpreading, Classifier: Spread, Alpha: a}
+			out = append(out, Candidate{Name: fmt.Sprintf("kNN(k=%d)/Spread(alpha=%g)", k, a), Options: shared(o)})
+		}
+	}
+	for _, bs := range bases {
+		if bs.std {
+			add(bs.name+"/Standard/bias", Options{Kernel: bs.spec, Design: Standard, Bias: true})
+		}
+		for _, d := range selectDims {
+			for _, ds := range spectralDesigns {
+				add(fmt.Sprintf("%s/%s/d=%d", bs.name, ds.name, d),
+					Options{Kernel: bs.spec, GraphK: bs.k, Design: ds.kind, C: ds.c, D: d})
+			}
+		}
+	}
+	return out
+}
+
+// selectDims is the d grid of DefaultCandidates.
+var selectDims = []int{10, 20, 50}
+
+// selectLambdas is the KLR regularisation grid of DefaultCandidates.
+var selectLambdas = []float64{1, 1e-1, 1e-2}
+
+// Select chooses a configuration by cross-validation on the labeled points
+// and returns the model fitted with it on all of them; Model.Selection
+// reports every candidate's score. x, labeled and labels are as for Fit.
+//
+// Folds: leave-one-out when there are at most LeaveOneOutMax labeled
+// points, otherwise stratified folds, SmallSelectFolds of them up to
+// SmallSelectMax points and DefaultSelectFolds above (the members of each
+// class shuffled with Base.Seed and dealt round-robin). A class absent from
+// a training part cannot be predicted there: its held-out points count as
+// errors for every candidate alike. With a single labeled point per class
+// no fold can train on every class; Select then fits the first candidate
+// that fits the data (Selection.Chosen is -1 and Rule says why).
+//
+// Choice: the best cross-validated accuracy, ties broken by the higher
+// mean probability of the true class, then by the earlier candidate. Then
+// the one-standard-error rule along the winner's regularisation path:
+// among the candidates of the same basis and design (they differ only in d
+// and lambda) whose accuracy is not below the winner's by more than the
+// standard error of the paired difference (the mean of
+// right_best(i) - right_cand(i) over the labeled points against its
+// sd/sqrt(l)), the one of least d wins, then the one of largest lambda.
+// The rule is applied within a family, where "simpler" is unambiguous, and
+// not across bases and designs, whose sizes are not comparable.
+//
+// A candidate that fails (a basis that cannot be built, an infeasible
+// design, a d or k too large for n) is skipped with the reason recorded in
+// its score; if every candidate fails the error of the first is returned.
+// Cost: one eigen-decomposition per basis, then per fold and candidate one
+// design and one classifier fit on the training part.
+func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *SelectOptions) (*Model, error) {
+	if ctx == nil {
+		return nil, inputf("nil context")
+	}
+	n, classes, err := checkData(x, labeled, labels)
+	if err != nil {
+		return nil, err
+	}
+	var o SelectOptions
+	if so != nil {
+		o = *so
+	}
+	if o.Base.Design == Auto {
+		return nil, inputf("SelectOptions.Base.Design is Auto; the candidates set the design")
+	}
+	if o.Folds < 0 || o.Folds == 1 || o.Folds > len(labeled) {
+		return nil, inputf("folds = %d, want 0 (the rule) or 2..%d", o.Folds, len(labeled))
+	}
+	cands := o.Candidates
+	if len(cands) == 0 {
+		cands = DefaultCandidates(&o.Base)
+	}
+	t0 := time.Now()
+	sel := &Selection{Scores: make([]CandidateScore, len(cands)), Chosen: -1}
+	res := make([]resolved, len(cands))
+	for i, c := range cands {
+		sel.Scores[i].Candidate = c
+		if c.Options.Design == Auto {
+			sel.Scores[i].Skipped = inputf("a candidate cannot be Auto")
+			continue
+		}
+		res[i], sel.Scores[i].Skipped = c.Options.resolve(n)
+	}
+	fold, k, rule, ok := selectFolds(labels, classes, o.Folds, o.Base.Seed)
+	sel.Folds, sel.Rule = k, rule
+	if !ok {
+		return fitFirst(ctx, x, labeled, labels, sel)
+	}
+	// Group the candidates by basis, in order of first appearance.
+	groups := map[string][]int{}
+	var keys []string
+	for i := range cands {
+		if sel.Scores[i].Skipped != nil {
+			continue
+		}
+		key := basisKey(&res[i])
+		if _, seen := groups[key]; !seen {
+			keys = append(keys, key)
+		}
+		groups[key] = append(groups[key], i)
+	}
+	cv := &cvData{labeled: labeled, labels: labels, classes: classes, fold: fold, k: k}
+	maxK := 0
+	for i := range cands {
+		if sel.Scores[i].Skipped == nil && res[i].Kernel.Kind == KNN {
+			maxK = max(maxK, res[i].GraphK)
+		}
+	}
+	sh := newShared(maxK)
+	defer sh.release()
+	preps := map[string]*prep{}
+	done := 0
+	for _, key := range keys {
+		members := groups[key]
+		pr, err := cachedGroup(ctx, o.Cache, sh, x, labeled, labels, res, members, key)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("models: %w", ctx.Err())
+			}
+			for _, i := range members {
+				sel.Scores[i].Skipped = err
+			}
+		} else {
+			preps[key] = pr
+			if err := cv.scoreGroup(ctx, pr, res, members, sel.Scores); err != nil {
+				return nil, err
+			}
+		}
+		done += len(members)
+		if o.Progress != nil {
+			o.Progress(done, len(cands))
+		}
+	}
+	sel.Elapsed = time.Since(t0)
+	sel.Chosen = oneSE(sel.Scores)
+	if sel.Chosen < 0 {
+		return nil, firstSkip(sel)
+	}
+	c := sel.Chosen
+	m, err := fitPrepared(ctx, preps[basisKey(&res[c])].withOptions(res[c], classes), labeled, labels)
+	if m != nil {
+		m.selection = sel
+	}
+	return m, err
+}
+
+// fitFirst fits the first candidate that fits the data, for labeled sets
+// that cannot be cross-validated.
+func fitFirst(ctx context.Context, x *mat.Dense, labeled, labels []int, sel *Selection) (*Model, error) {
+	for i := range sel.Scores {
+		if sel.Scores[i].Skipped != nil {
+			continue
+		}
+		m, err := Fit(ctx, x, labeled, labels, &sel.Scores[i].Options)
+		if m != nil {
+			m.selection = sel
+			return m, err
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		sel.Scores[i].Skipped = err
+	}
+	return nil, firstSkip(sel)
+}
+
+func firstSkip(sel *Selection) error {
+	for _, s := range sel.Scores {
+		if s.Skipped != nil {
+			return fmt.Errorf("models: every candidate failed; the first (%s): %w", s.Name, s.Skipped)
+		}
+	}
+	return inputf("no candidates")
+}
+
+// basisKey identifies the basis (or, for Standard, the kernel) a candidate
+// needs: candidates with equal keys share one eigen-decomposition.
+func basisKey(r *resolved) string {
+	graphK := 0
+	if r.Design.graph() || r.Kernel.Kind == KNN {
+		graphK = r.GraphK
+	}
+	kind := "kernel"
+	switch {
+	case r.Classifier == Spread:
+		kind = "spread"
+	case r.Design == Standard:
+		kind = "standard"
+	case r.Design.graph():
+		kind = "laplacian"
+	}
+	return fmt.Sprintf("%s|%+v|%d|%d|%g|%g|%d", kind, r.Kernel, r.Scale, graphK, r.EigTol, r.EnergyFraction, r.Seed)
+}
+
+// prepareGroup computes the shared basis of the candidates members: their
+// first's options with the largest d any of them asks for.
+func prepareGroup(ctx context.Context, sh *shared, x *mat.Dense, labeled, labels []int, res []resolved, members []int) (*prep, error) {
+	o := res[members[0]].Options
+	if o.Classifier == Spread {
+		return prepareShared(ctx, x, labeled, labels, &o, sh)
+	}
+	for _, i := range members {
+		o.D = max(o.D, res[i].d)
+	}
+	if o.Design != Standard && !o.Design.graph() {
+		// Any kernel design computes the same eigenpairs.
+		o.Design = Cluster
+	}
+	return prepareShared(ctx, x, labeled, labels, &o, sh)
+}
+
+// cachedGroup is prepareGroup through the cache, if any. A cached basis
+// needs a larger d than it holds only when the candidates changed; it is
+// then recomputed.
+func cachedGroup(ctx context.Context, c *BasisCache, sh *shared, x *mat.Dense, labeled, labels []int, res []resolved, members []int, key string) (*prep, error) {
+	if c == nil {
+		return prepareGroup(ctx, sh, x, labeled, labels, res, members)
+	}
+	pr, err := c.get(x, key)
+	if err != nil {
+		return nil, err
+	}
+	if pr != nil {
+		enough := true
+		if pr.basis != nil {
+			_, d := pr.basis.V.Dims()
+			for _, i := range members {
+				enough = enough && (d >= res[i].d || d < pr.opt.d)
+			}
+		}
+		if enough {
+			q := *pr
+			q.times = StageTimes{}
+			return &q, nil
+		}
+	}
+	pr, err = prepareGroup(ctx, sh, x, labeled, labels, res, members)
+	if err == nil {
+		c.put(x, key, pr)
+	}
+	return pr, err
+}
+
+// withOptions returns a shallow copy of pr that fits with r and the given
+// number of classes: the basis truncated to r's d.
+func (pr *prep) withOptions(r resolved, classes int) *prep {
+	q := *pr
+	q.opt = r
+	q.classes = classes
+	if b := pr.basis; b != nil {
+		n, d := b.V.Dims()
+		if r.d < d {
+			q.basis = &spectral.Basis{Values: b.Values[:r.d], V: b.V.Slice(0, n, 0, r.d).(*mat.Dense)}
+		}
+	}
+	return &q
+}
+
+// Selection returns the report of the model selection that chose this
+// model (nil unless it came from Select or Fit with Design Auto).
+func (m *Model) Selection() *Selection {
+	if m == nil {
+		return nil
+	}
+	return m.selection
+}
+
+// folds assigns every labeled position a fold in [0, k) and returns k and
+// the rule used. ok is false when no fold can be formed (every class has a
+// single labeled point).
+func selectFolds(labels []int, classes, want int, seed uint64) (fold []int, k int, rule string, ok bool) {
+	l := len(labels)
+	count := make([]int, classes)
+	for _, y := range labels {
+		count[y]++
+	}
+	maxCount := 0
+	for _, c := range count {
+		maxCount = max(maxCount, c)
+	}
+	if maxCount < 2 {
+		return nil, 0, "no cross-validation: every class has a single labeled point", false
+	}
+	fold = make([]int, l)
+	if want == 0 && l <= LeaveOneOutMax {
+		for i := range fold {
+			fold[i] = i
+		}
+		return fold, l, "leave-one-out", true
+	}
+	k = want
+	switch {
+	case k > 0:
+	case l <= SmallSelectMax:
+		k = SmallSelectFolds
+	default:
+		k = DefaultSelectFolds
+	}
+	k = min(k, maxCount)
+	rng := rand.New(rand.NewPCG(seed, 0x5e1ec7))
+	members := make([][]int, classes)
+	for i, y := range labels {
+		members[y] = append(members[y], i)
+	}
+	next := 0
+	for _, m := range members {
+		rng.Shuffle(len(m), func(a, b int) { m[a], m[b] = m[b], m[a] })
+		for _, i := range m {
+			fold[i] = next % k
+			next++
+		}
+	}
+	return fold, k, fmt.Sprintf("stratified %d-fold", k), true
+}
+
+// oneSE applies the selection rule to scored candidates.
+func oneSE(scores []CandidateScore) int {
+	best := -1
+	for i, s := range scores {
+		if s.Skipped != nil {
+			continue
+		}
+		if best < 0 || s.Accuracy > scores[best].Accuracy ||
+			(s.Accuracy == scores[best].Accuracy && s.Probability > scores[best].Probability) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	fam := family(&scores[best].Options)
+	idx := make([]int, 0, len(scores))
+	for i, s := range scores {
+		if s.Skipped == nil && family(&s.Options) == fam && pairedWithin(scores[best].right, s.right) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		sa, sb := scores[idx[a]], scores[idx[b]]
+		if sa.Complexity != sb.Complexity {
+			return sa.Complexity < sb.Complexity
+		}
+		return sa.Options.Lambda > sb.Options.Lambda
+	})
+	return idx[0]
+}
+
+// family identifies a candidate's basis and design: the options without D
+// and Lambda.
+func family(o *Options) string {
+	f := *o
+	f.D, f.Lambda = 0, 0
+	return fmt.Sprintf("%+v", f)
+}
+
+// pairedWithin reports whether the mean of best(i) - c(i) is at most its
+// standard error.
+func pairedWithin(best, c []bool) bool {
+	l := len(best)
+	var sum, sq float64
+	for i := range best {
+		d := 0.0
+		switch {
+		case best[i] && !c[i]:
+			d = 1
+		case !best[i] && c[i]:
+			d = -1
+		}
+		sum += d
+		sq += d * d
+	}
+	mean := sum / float64(l)
+	if mean <= 0 {
+		return true
+	}
+	if l < 2 {
+		return false
+	}
+	v := (sq - float64(l)*mean*mean) / float64(l-1)
+	return mean <= math.Sqrt(v/float64(l))
+}
