@@ -339,7 +339,7 @@ func TestOneSE(t *testing.T) {
 	b5 := Options{Design: Cluster, D: 5, Lambda: 1}
 	scores := []CandidateScore{
 		mk("a20", a20, "1111111111", 20),
-		mk("a10", a10, "1111111110", 10),  // one point worse: within one SE? mean 0.1, sd/sqrt(l) = 0.1
+		mk("a10", a10, "1111111110", 10),   // one point worse: within one SE? mean 0.1, sd/sqrt(l) = 0.1
 		mk("a10s", a10s, "1111111110", 10), // same, larger lambda: wins the tie
 		mk("b5", b5, "1111111110", 5),      // simpler but another family
 	}
