@@ -216,6 +216,7 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 			return nil, fmt.Errorf("models: scaling: %w", err)
 		}
 	}
+	pr.progress("scale")
 	// The graph designs never evaluate the initial kernel.
 	if !r.Design.graph() {
 		if err := pr.setKernel(ctx); err != nil {
@@ -239,6 +240,7 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 		t0 = time.Now()
 		err = pr.nystromBasis(ctx)
 		pr.times.Eig = time.Since(t0)
+		pr.progress("eigen")
 		if err != nil {
 			return nil, err
 		}
@@ -253,9 +255,11 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 		pr.op, pr.trace = op, trace
 		return pr, nil
 	}
+	pr.progress("kernel")
 	t0 = time.Now()
 	err = pr.eigen(ctx, op, trace)
 	pr.times.Eig = time.Since(t0)
+	pr.progress("eigen")
 	putSquare(pr.square)
 	pr.square = nil
 	if err != nil {
@@ -528,6 +532,7 @@ func fitPrepared(ctx context.Context, pr *prep, labeled, labels []int) (*Model, 
 		}
 		m.mu, err = pr.newDesign().Coefficients(ctx, nil, pr.basis, labeled, target)
 		m.times.Design = time.Since(t0)
+		pr.progress("design")
 		if err != nil {
 			return nil, fmt.Errorf("models: %v design: %w", pr.opt.Design, err)
 		}
@@ -541,6 +546,7 @@ func fitPrepared(ctx context.Context, pr *prep, labeled, labels []int) (*Model, 
 	t0 := time.Now()
 	err = m.train(ctx)
 	m.times.Fit = time.Since(t0)
+	pr.progress("classifier")
 	if err != nil && !m.trained() {
 		return nil, err
 	}

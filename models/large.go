@@ -113,9 +113,28 @@ func (pr *prep) neighbors(ctx context.Context, k int) ([]int, []float64, error) 
 		return pr.sh.neighbors(ctx, pr, k)
 	}
 	if pr.opt.large(pr.n) {
-		return linalg.ApproxNearestNeighbors(ctx, pr.xs, k, &linalg.ApproxOptions{Seed: pr.opt.Seed})
+		ao := &linalg.ApproxOptions{Seed: pr.opt.Seed}
+		if p := pr.opt.Progress; p != nil {
+			ao.Progress = func(done, total int) {
+				if done < total {
+					p("neighbors", done, total)
+				}
+			}
+		}
+		idx, d2, err := linalg.ApproxNearestNeighbors(ctx, pr.xs, k, ao)
+		pr.progress("neighbors")
+		return idx, d2, err
 	}
-	return linalg.NearestNeighbors(ctx, pr.xs, k, linalg.KNNAuto)
+	idx, d2, err := linalg.NearestNeighbors(ctx, pr.xs, k, linalg.KNNAuto)
+	pr.progress("neighbors")
+	return idx, d2, err
+}
+
+// progress reports the end of a stage to Options.Progress, if set.
+func (pr *prep) progress(stage string) {
+	if p := pr.opt.Progress; p != nil {
+		p(stage, 1, 1)
+	}
 }
 
 // nystromBasis computes the top d eigenpairs of the initial kernel from

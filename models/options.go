@@ -306,6 +306,11 @@ type Options struct {
 	// request estimated above it is refused before they are made. Zero
 	// means DefaultMaxMemory.
 	MaxMemory int64
+	// Progress, if set, is called from the fitting goroutine as the long
+	// stages advance: stage names "scale", "kernel", "neighbors" (with the
+	// approximate search's steps as done/total), "eigen", "design" and
+	// "classifier", each reported once with done = total when it ends.
+	Progress func(stage string, done, total int)
 	// EigTol is the relative residual tolerance of the eigensolver; zero
 	// means DefaultEigTol. Pass eig.DefaultTol for pairs at round-off
 	// level.

@@ -485,6 +485,26 @@ func TestLargePath(t *testing.T) {
 			t.Errorf("%+v: predictions differ between the paths", o)
 		}
 	}
+	// Progress names the stages as they end; a cancelled context stops the
+	// large-n path.
+	var stages []string
+	po := &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Large: LargeOn,
+		Progress: func(stage string, done, total int) {
+			if done == total {
+				stages = append(stages, stage)
+			}
+		}}
+	if _, err := Fit(ctx, s.X, lab, ys, po); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(stages); got != "[scale neighbors kernel eigen design classifier]" {
+		t.Errorf("stages %s", got)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Fit(cctx, s.X, lab, ys, &Options{Large: LargeOn}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled large-n fit: %v", err)
+	}
 	// The memory guard refuses the exact path over budget and names the
 	// option that fixes it.
 	_, err := Fit(ctx, s.X, lab, ys, &Options{Large: LargeOff, MaxMemory: 1 << 10})
