@@ -502,6 +502,9 @@ func Fit(ctx context.Context, x *mat.Dense, labeled []int, labels []int, opt *Op
 	if opt != nil && opt.Design == Auto {
 		so := &SelectOptions{Base: *opt, Folds: opt.Folds}
 		so.Base.Design = SKL
+		if p := opt.Progress; p != nil {
+			so.Progress = func(done, total int) { p("select", done, total) }
+		}
 		return Select(ctx, x, labeled, labels, so)
 	}
 	pr, err := prepare(ctx, x, labeled, labels, opt)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ukm/internal/dataset"
+	"ukm/internal/datatest"
 )
 
 // BenchmarkLargeN times a whole fit against n on the clustered synthetic
@@ -91,6 +92,35 @@ func BenchmarkFashionMNIST(b *testing.B) {
 				acc = accuracy(p, unl, s.Y)
 			}
 			b.ReportMetric(100*acc, "acc%")
+		})
+	}
+}
+
+// BenchmarkNystromSubspace measures how far the Nyström basis of the
+// large-n path is from the exact top-20 eigenvectors of the RBF kernel as m
+// grows: the sine of the largest principal angle between the two subspaces
+// (metric "sin"), on ssl_usps (n = 1500).
+func BenchmarkNystromSubspace(b *testing.B) {
+	s := datatest.Load(b, "ssl_usps")
+	lab, ys, _ := pickLabeled(s.Y, 20, 1)
+	exact, err := Fit(context.Background(), s.X, lab, ys, &Options{Design: Cluster, Large: LargeOff, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ve, _ := exact.Kernel()
+	for _, m := range []int{100, 250, 500, 1000, 1500} {
+		b.Run(fmt.Sprintf("dataset=ssl_usps/m=%d", m), func(b *testing.B) {
+			o := &Options{Design: Cluster, Large: LargeOn, Landmarks: m, Seed: 1}
+			var sin float64
+			for b.Loop() {
+				ml, err := Fit(context.Background(), s.X, lab, ys, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				vl, _ := ml.Kernel()
+				sin = sinLargestAngle(ve, vl)
+			}
+			b.ReportMetric(sin, "sin")
 		})
 	}
 }

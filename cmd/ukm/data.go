@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"time"
 
 	"ukm/internal/dataset"
 )
@@ -147,4 +148,16 @@ func ratio(a, b int) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// stageLogger returns an Options.Progress that writes one line per
+// finished stage with the time since the fit started (plain lines, so that
+// redirected logs stay readable).
+func stageLogger(w io.Writer, name string) func(stage string, done, total int) {
+	start := time.Now()
+	return func(stage string, done, total int) {
+		if done == total {
+			fmt.Fprintf(w, "%s: %s done (%.1f s)\n", name, stage, time.Since(start).Seconds())
+		}
+	}
 }

@@ -30,6 +30,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 	train := fs.String("train", "", "training file (predict only)")
 	labelCol := fs.Int("label-col", 0, "0-based CSV column holding the label (-1: last)")
 	seed := fs.Uint64("seed", 1, "random seed")
+	quiet := fs.Bool("quiet", false, "no stage lines on stderr")
 	var mf modelFlags
 	mf.register(fs, "auto")
 	if err := fs.Parse(args); err != nil {
@@ -46,6 +47,9 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 		return err
 	}
 	opt.Seed = *seed
+	if !*quiet {
+		opt.Progress = stageLogger(stderr, name)
+	}
 	topt := dataset.TableOptions{LabelColumn: *labelCol}
 	trainPath := *data
 	if outOfSample {

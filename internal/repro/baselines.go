@@ -308,3 +308,31 @@ func candidatesMethod(name string, base *models.Options, cands func(base *models
 		return Trial{Accuracy: accuracy(pred, u, d.Y), Times: t, Warning: err, Chosen: m.Selection().Best().Name}, nil
 	}}
 }
+
+// largeAgreementTable compares the large-n path (Nyström landmarks,
+// approximate kNN) with the exact path on the reference sets small enough
+// for both, with the same labeled sets: the switch at DefaultLargeN should
+// not move the accuracy.
+func largeAgreementTable() *Table {
+	path := func(k models.KernelKind, d models.DesignKind, large models.LargeMode) func(o *models.Options) {
+		return func(o *models.Options) {
+			o.Kernel.Kind, o.Design, o.Classifier, o.Large, o.Landmarks = k, d, models.KLR, large, 1000
+		}
+	}
+	return &Table{
+		Name:     "large-agreement",
+		Title:    "The large-n path against the exact path (m = 1000 landmarks, approximate kNN): KLR accuracy (%)",
+		Datasets: []string{"ionosphere", "banana", "ssl_digit1", "ssl_usps", "ssl_coil"},
+		Sizes:    []int{20},
+		Methods: func(base *models.Options) []Method {
+			return []Method{
+				fitMethod("SKL(RBF) exact", base, path(models.RBF, models.SKL, models.LargeOff)),
+				fitMethod("SKL(RBF) Nyström", base, path(models.RBF, models.SKL, models.LargeOn)),
+				fitMethod("kNN LabelSpreading exact", base, path(models.KNN, models.LabelSpreading, models.LargeOff)),
+				fitMethod("kNN LabelSpreading approximate", base, path(models.KNN, models.LabelSpreading, models.LargeOn)),
+			}
+		},
+	}
+}
+
+func init() { registry["large-agreement"] = largeAgreementTable() }
