@@ -164,16 +164,15 @@ type annNode struct {
 // old and new candidate lists of v (see candPush) are the slots
 // [(2v+s)*c, (2v+s+1)*c) of cand for s = 0, 1.
 type annState struct {
-	ctx        context.Context
-	data       []float64 // renumbered copy of x (row stride p)
-	perm       []int32   // point number -> row of x
-	p, n, k, c int
-	seed       uint64
-	node       []annNode
-	d          []float64
-	j          []int
-	cand       []uint64
-	leafSize   int
+	ctx                  context.Context
+	data                 []float64 // renumbered copy of x (row stride p)
+	perm                 []int32   // point number -> row of x
+	p, n, k, c, leafSize int
+	seed                 uint64
+	node                 []annNode
+	d                    []float64
+	j                    []int
+	cand                 []uint64
 }
 
 func (s *annState) row(i int) []float64 { return s.data[i*s.p : (i+1)*s.p : (i+1)*s.p] }
@@ -192,23 +191,25 @@ func approxKNN(ctx context.Context, x *mat.Dense, k int, o ApproxOptions, idx []
 		node: make([]annNode, n), d: make([]float64, n*kk), j: make([]int, n*kk),
 		cand: make([]uint64, 2*n*c),
 	}
-	for v := range s.node {
-		s.node[v].worst.Store(math.Float64bits(math.Inf(1)))
-	}
 	progress := o.Progress
 	if progress == nil {
 		progress = func(int, int) {}
 	}
-	// Renumber the points in the leaf order of tree 0 and copy the rows (a
-	// cancelled tree still returns a permutation).
+	// Renumber the points in the leaf order of tree 0 (a cancelled tree
+	// still returns a permutation) and copy the rows in that order.
 	raw := x.RawMatrix()
 	s.data = raw.Data
 	s.perm = s.tree(0, raw.Stride, false)
 	s.data = make([]float64, n*p)
-	for i, r := range s.perm {
-		copy(s.row(i), raw.Data[int(r)*raw.Stride:int(r)*raw.Stride+p])
+	err := parallelFor(ctx, n, 4096, noState, func(_ struct{}, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copy(s.row(i), raw.Data[int(s.perm[i])*raw.Stride:][:p])
+			s.node[i].worst.Store(math.Float64bits(math.Inf(1)))
+		}
+	})
+	if err == nil {
+		err = parallelFor(ctx, trees, 1, noState, func(_ struct{}, t, _ int) { s.tree(t+1, p, true) })
 	}
-	err := parallelFor(ctx, trees, 1, noState, func(_ struct{}, t, _ int) { s.tree(t+1, p, true) })
 	if err == nil {
 		_, err = s.settle()
 	}
