@@ -353,18 +353,10 @@ func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error
 		if d == 0 {
 			return fmt.Errorf("models: eigenpairs: %w", err)
 		}
-		vals = vals[:d]
-		vecs = mat.DenseCopyOf(vecs.Slice(0, pr.n, 0, d))
+		vals, vecs = leading(vals, vecs, d)
 	}
 	if !pr.opt.Design.graph() {
-		d := 1
-		for d < len(vals) && vals[d] > DropRelTol*vals[0] {
-			d++
-		}
-		if d < len(vals) {
-			vals = vals[:d]
-			vecs = mat.DenseCopyOf(vecs.Slice(0, pr.n, 0, d))
-		}
+		vals, vecs = dropRoundoff(vals, vecs)
 	}
 	if pr.opt.EnergyFraction > 0 {
 		d, err := eig.DForEnergy(vals, trace, pr.opt.EnergyFraction)
@@ -376,6 +368,25 @@ func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error
 	}
 	pr.basis = &spectral.Basis{Values: append([]float64(nil), vals...), V: vecs}
 	return nil
+}
+
+// leading returns the first d pairs (copying the vectors when d is smaller).
+func leading(vals []float64, vecs *mat.Dense, d int) ([]float64, *mat.Dense) {
+	n, c := vecs.Dims()
+	if d >= c {
+		return vals, vecs
+	}
+	return vals[:d], mat.DenseCopyOf(vecs.Slice(0, n, 0, d))
+}
+
+// dropRoundoff keeps the leading pairs of a kernel basis whose eigenvalue
+// is above DropRelTol times the largest (at least one).
+func dropRoundoff(vals []float64, vecs *mat.Dense) ([]float64, *mat.Dense) {
+	d := 1
+	for d < len(vals) && vals[d] > DropRelTol*vals[0] {
+		d++
+	}
+	return leading(vals, vecs, d)
 }
 
 // setKernel chooses the initial kernel (the RBF width by the median

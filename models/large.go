@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"ukm/eig"
 	"ukm/linalg"
 	"ukm/models/spectral"
@@ -150,15 +148,7 @@ func (pr *prep) nystromBasis(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("models: Nyström eigenpairs: %w", err)
 	}
-	vals, vecs := res.Values, res.Vectors
-	k := 1
-	for k < len(vals) && vals[k] > DropRelTol*vals[0] {
-		k++
-	}
-	if k < len(vals) {
-		vals = vals[:k]
-		vecs = mat.DenseCopyOf(vecs.Slice(0, pr.n, 0, k))
-	}
+	vals, vecs := dropRoundoff(res.Values, res.Vectors)
 	pr.basis = &spectral.Basis{Values: append([]float64(nil), vals...), V: vecs}
 	return nil
 }

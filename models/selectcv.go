@@ -211,15 +211,7 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 			continue
 		}
 		if len(s.kept) < 2 {
-			// One class left: every variant predicts it.
-			for a := range vs {
-				for _, pos := range s.test {
-					right[a][pos] = cv.labels[pos] == s.kept[0]
-					if right[a][pos] {
-						prob[a][pos] = 1
-					}
-				}
-			}
+			cv.oneClass(s, len(vs), right, prob)
 			continue
 		}
 		train, test, err := cv.inputs(ctx, pr, r, kll, sub, s)
@@ -330,19 +322,25 @@ func svmPredict(ctx context.Context, train, test *mat.Dense, s split, r *resolve
 	return p, nil
 }
 
+// oneClass scores a split whose training part holds one class: every
+// variant predicts it, with certainty.
+func (cv *cvData) oneClass(s split, variants int, right [][]bool, prob [][]float64) {
+	for a := 0; a < variants; a++ {
+		for _, pos := range s.test {
+			right[a][pos] = cv.labels[pos] == s.kept[0]
+			if right[a][pos] {
+				prob[a][pos] = 1
+			}
+		}
+	}
+}
+
 // scoreSpread scores the Spread variants (they differ in nothing the
 // spreading uses) on one split: the scores of the held-out rows when only
 // the training part's labels are spread.
 func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, s split, vs []variant, right [][]bool, prob [][]float64) error {
 	if len(s.kept) < 2 {
-		for a := range vs {
-			for _, pos := range s.test {
-				right[a][pos] = cv.labels[pos] == s.kept[0]
-				if right[a][pos] {
-					prob[a][pos] = 1
-				}
-			}
-		}
+		cv.oneClass(s, len(vs), right, prob)
 		return nil
 	}
 	f, err := spreadScores(ctx, pr.graph.s, r.spreadAlpha(), s.trainIdx, s.y, len(s.kept))

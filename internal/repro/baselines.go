@@ -295,17 +295,7 @@ func candidatesMethod(name string, base *models.Options, cands func(base *models
 			so.Candidates = cands(&o)
 		}
 		m, err := models.Select(ctx, d.X, labeled, labelsOf(d.Y, labeled), so)
-		if err != nil && m == nil {
-			return Trial{}, err
-		}
-		u := complement(len(d.Y), labeled)
-		pred, perr := m.Predict(nil, u)
-		if perr != nil {
-			return Trial{}, perr
-		}
-		t := m.Timings()
-		t.Fit += m.Selection().Elapsed
-		return Trial{Accuracy: accuracy(pred, u, d.Y), Times: t, Warning: err, Chosen: m.Selection().Best().Name}, nil
+		return score(m, err, d, labeled)
 	}}
 }
 

@@ -429,16 +429,27 @@ func fitMethod(name string, base *models.Options, set func(o *models.Options)) M
 		o.Seed = seed
 		set(&o)
 		m, err := models.Fit(ctx, d.X, labeled, labelsOf(d.Y, labeled), &o)
-		if err != nil && m == nil {
-			return Trial{}, err
-		}
-		u := complement(len(d.Y), labeled)
-		pred, perr := m.Predict(nil, u)
-		if perr != nil {
-			return Trial{}, perr
-		}
-		return Trial{Accuracy: accuracy(pred, u, d.Y), Times: m.Timings(), Warning: err}, nil
+		return score(m, err, d, labeled)
 	}}
+}
+
+// score scores a fitted model on the points left unlabeled; err is Fit's
+// (a model with an error is scored and the error kept as a warning).
+func score(m *models.Model, err error, d *Data, labeled []int) (Trial, error) {
+	if err != nil && m == nil {
+		return Trial{}, err
+	}
+	u := complement(len(d.Y), labeled)
+	pred, perr := m.Predict(nil, u)
+	if perr != nil {
+		return Trial{}, perr
+	}
+	t := Trial{Accuracy: accuracy(pred, u, d.Y), Times: m.Timings(), Warning: err}
+	if sel := m.Selection(); sel != nil {
+		t.Times.Fit += sel.Elapsed
+		t.Chosen = sel.Best().Name
+	}
+	return t, nil
 }
 
 // loopMethod returns a Method that runs an active-learning strategy with
