@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"ukm/internal/dataset"
@@ -123,4 +124,50 @@ func BenchmarkNystromSubspace(b *testing.B) {
 			b.ReportMetric(sin, "sin")
 		})
 	}
+}
+
+// BenchmarkUKLRRoundLarge times one UKLR round after the first on 70,000
+// points (dataset.Blobs, p = 20, 10 classes, 100 labels, the kNN basis of
+// the large-n path, d = 20): the hot-started SKL QP, KLR on Phi and the
+// entropy over the pool, one point added and removed per round.
+func BenchmarkUKLRRoundLarge(b *testing.B) {
+	ctx := context.Background()
+	s, err := dataset.Blobs(70000, 20, 10, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lab, ys, _ := pickLabeled(s.Y, 100, 2)
+	pr, err := prepare(ctx, s.X, lab, ys, &Options{Kernel: KernelSpec{Kind: KNN}, Large: LargeOn, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lp := newLoop(pr, UKLR(pr.opt.Options, 1, 1), lab, ys)
+	if err := lp.fit(ctx, 0, &StageTimes{}); err != nil {
+		b.Fatal(err)
+	}
+	lp.evaluate()
+	q := lp.unl[len(lp.unl)/2]
+	var times StageTimes
+	b.Run("n=70000", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			lp.lab = append(lp.lab, q)
+			lp.ys = append(lp.ys, s.Y[q])
+			lp.inL[q] = true
+			pos, _ := slices.BinarySearch(lp.unl, q)
+			lp.unl = slices.Delete(lp.unl, pos, pos+1)
+			if err := lp.fit(ctx, 1, &times); err != nil {
+				b.Fatal(err)
+			}
+			sinkF, _ = lp.evaluate()
+			sel, err := lp.choose(1, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkInt = sel
+			lp.lab, lp.ys = lp.lab[:len(lp.lab)-1], lp.ys[:len(lp.ys)-1]
+			lp.inL[q] = false
+			lp.unl = slices.Insert(lp.unl, pos, q)
+		}
+	})
 }
