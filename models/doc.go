@@ -11,7 +11,9 @@
 //     the setting is transductive, the unlabeled points are known.
 //  2. The initial kernel K0 (RBF of median width by default, or linear or
 //     quadratic) is built and cosine-normalised ("initial normalized
-//     kernel", KDD'06 Fig. 6).
+//     kernel", KDD'06 Fig. 6). The KNN kind replaces it by the normalised
+//     affinity D^-1/2 W D^-1/2 of the symmetric k-NN graph, whose smooth top
+//     eigenvectors separate image manifolds that one RBF width does not.
 //  3. Its top d eigenpairs (d = 20 by default) are computed once with
 //     package eig. The graph designs use instead the bottom d eigenpairs of
 //     the combinatorial Laplacian of the unweighted 10-NN graph (KDD'06
@@ -20,12 +22,18 @@
 //     maximises the alignment of the labeled block with the target under the
 //     decay constraints mu_i >= C mu_{i+1} (a QP); Cluster and Truncated are
 //     the unsupervised kernels of eq. 15-16; Order, ImpOrder, Diffusion and
-//     GaussianField are graph kernels; Standard skips steps 3-4 and uses K0.
+//     GaussianField are graph kernels; LabelSpreading is the transform of
+//     label spreading, 1/(1 - alpha theta); Standard skips steps 3-4 and
+//     uses K0. Eigenpairs at round-off (below DropRelTol times the largest)
+//     are dropped first, so no design weighs an arbitrary null-space
+//     vector.
 //  5. The learned kernel Kbar = V diag(mu) Vᵀ is kept as (V, mu), never as an
 //     n x n matrix. KLR (one-versus-all, eq. 17) is trained on the feature
 //     map Phi = V diag(sqrt(mu)) of the labeled rows, which costs O(l d²) per
 //     Newton step; lambda is chosen by cross-validation on the labeled set
-//     unless given. The SVM alternative is trained on Phi_L Phi_Lᵀ.
+//     unless given. The SVM alternative is trained on Phi_L Phi_Lᵀ. The
+//     Spread classifier is label spreading itself: the scores
+//     (I - alpha S)^-1 Y on the whole kNN graph, no training.
 //
 // Model.Predict and Model.Proba classify training points (typically the
 // unlabeled ones) through their rows of Phi. Model.PredictNew classifies new
@@ -33,6 +41,28 @@
 // the eigenvectors, with the fitted scaling and normalisation applied; for a
 // training point it reproduces its row of V to rounding. The graph designs
 // have no kernel function for new points and return ErrNoOutOfSample.
+//
+// # Model selection
+//
+// Select (and Fit with Design Auto, the default of the ukm command) chooses
+// the basis, design, d and lambda by cross-validation on the labeled points
+// only: leave-one-out up to LeaveOneOutMax points, stratified folds above,
+// the eigenpairs computed once per basis and shared by its candidates and
+// folds. DefaultCandidates documents the candidate set; the best
+// cross-validated accuracy wins, then the one-standard-error rule picks the
+// smallest d and largest lambda of that family. Model.Selection reports
+// every candidate's score and the rule used. A BasisCache keeps the bases
+// between selections on the same data.
+//
+// # Large n
+//
+// Above DefaultLargeN points (or with Options.Large) no n x n matrix is
+// formed: kernel bases come from Nyström landmarks (Options.Landmarks),
+// graphs from an approximate kNN search (linalg.ApproxNearestNeighbors),
+// and the sparse eigensolver finds their eigenpairs. Before anything large
+// is allocated the memory a request needs is estimated; above
+// Options.MaxMemory the request is refused with an error naming the option
+// that lowers it. Options.Progress reports the long stages.
 //
 // # Active learning
 //
