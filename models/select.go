@@ -146,9 +146,9 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 	c.m[key] = pr
 }
 
-// DefaultCandidates returns the documented candidate set, with base's
-// Scale, Seed, Classifier, SVMC and EigTol. Every family is tried at
-// lambda = 1, 0.1 and 0.01 (KLR; the SVM ignores lambda):
+// DefaultCandidates returns the documented candidate set (90 candidates),
+// with base's Scale, Seed, Classifier, SVMC and EigTol. Every KLR family is
+// tried at lambda = 1, 0.1 and 0.01:
 //
 //   - plain logistic regression: the linear kernel, raw (not
 //     cosine-normalised), with intercept and the Standard design; the
@@ -158,6 +158,10 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 //   - SKL (C = 1 and 2) on the cosine-normalised linear kernel and on the
 //     median-width RBF kernel, d = 10 and 20, and the RBF kernel's Standard
 //     design with intercept (the KDD'06 families);
+//   - the C-SVM (box C = 1 and 10, with its bias) on the RBF kernel of width
+//     sqrt(1/2) times the median: for z-scored data the median squared
+//     distance is about 2p, so this is gamma = 1/p, the default of LIBSVM
+//     and scikit-learn's SVC (no lambda);
 //   - on the normalised affinity of the k-NN graph, k = 5 and 10: SKL
 //     (C = 1 and 2; with C = 1 the order-constrained graph kernel) and
 //     LabelSpreading, d = 10, 20 and 50 (image manifolds need more
@@ -202,6 +206,11 @@ func DefaultCandidates(base *Options) []Candidate {
 	}{{"Linear", Linear}, {"RBF", RBF}} {
 		if bs.kind == RBF {
 			add("RBF/Standard/bias", Options{Kernel: KernelSpec{Kind: RBF}, Design: Standard, Bias: true})
+			for _, c := range []float64{1, 10} {
+				o := shared(Options{Kernel: KernelSpec{Kind: RBF, WidthScale: math.Sqrt(0.5)}, Design: Standard, SVMC: c})
+				o.Classifier, o.SVMC = SVM, c
+				out = append(out, Candidate{Name: fmt.Sprintf("RBF(0.71)/Standard/SVM(C=%g)", c), Options: o})
+			}
 		}
 		for _, d := range []int{10, 20} {
 			for _, c := range []float64{1, 2} {

@@ -367,7 +367,7 @@ func ExampleSelect() {
 	}
 	sel := m.Selection()
 	fmt.Println(sel.Rule, len(sel.Scores), sel.Best().Name != "")
-	// Output: leave-one-out 88 true
+	// Output: leave-one-out 90 true
 }
 
 // TestSpread checks label spreading itself: the scores solve
