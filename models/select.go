@@ -71,10 +71,12 @@ type CandidateScore struct {
 type Selection struct {
 	// Scores lists every candidate in the order given.
 	Scores []CandidateScore
-	// Chosen indexes the winner in Scores; -1 when no fold could be formed
-	// and the first candidate that fits was used (see Rule).
+	// Chosen indexes the winner in Scores. When no fold could be formed
+	// (Folds is 0 and Rule says why) it is the first candidate that fits,
+	// unscored.
 	Chosen int
-	// Folds is the number of folds (the labeled count for leave-one-out).
+	// Folds is the number of folds (the labeled count for leave-one-out;
+	// 0 when no cross-validation was possible).
 	Folds int
 	// Rule says how the folds were formed, or why there were none.
 	Rule string
@@ -82,8 +84,8 @@ type Selection struct {
 	Elapsed time.Duration
 }
 
-// Best returns the chosen candidate's score (the zero value when none was
-// chosen by cross-validation).
+// Best returns the chosen candidate's score (the zero value for a nil
+// Selection).
 func (s *Selection) Best() CandidateScore {
 	if s == nil || s.Chosen < 0 || s.Chosen >= len(s.Scores) {
 		return CandidateScore{}
@@ -244,7 +246,7 @@ var selectLambdas = []float64{1, 1e-1, 1e-2}
 // a training part cannot be predicted there: its held-out points count as
 // errors for every candidate alike. With a single labeled point per class
 // no fold can train on every class; Select then fits the first candidate
-// that fits the data (Selection.Chosen is -1 and Rule says why).
+// that fits the data (Selection.Folds is 0 and Rule says why).
 //
 // Choice: the best cross-validated accuracy, ties broken by the higher
 // mean probability of the true class, then by the earlier candidate. Then
@@ -367,6 +369,7 @@ func fitFirst(ctx context.Context, x *mat.Dense, labeled, labels []int, sel *Sel
 		}
 		m, err := Fit(ctx, x, labeled, labels, &sel.Scores[i].Options)
 		if m != nil {
+			sel.Chosen = i
 			m.selection = sel
 			return m, err
 		}

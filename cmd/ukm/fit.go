@@ -84,7 +84,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 	fmt.Fprintf(stderr, "%s: %d rows, %d labeled, %d classes, alignment %.4f, %v\n", name, len(tab.Labels), len(labeled), len(classes), m.Alignment(), m.Timings().Total())
 	if sel := m.Selection(); sel != nil {
 		b := sel.Best()
-		if sel.Chosen < 0 {
+		if sel.Folds == 0 {
 			fmt.Fprintf(stderr, "%s: %s; fitted %s\n", name, sel.Rule, b.Name)
 		} else {
 			fmt.Fprintf(stderr, "%s: chose %s by %s cross-validation (accuracy %.3f ± %.3f over %d candidates, %v)\n",
