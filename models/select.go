@@ -152,11 +152,12 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 // with base's Scale, Seed, Classifier, SVMC and EigTol. Every KLR family is
 // tried at lambda = 1, 0.1 and 0.01:
 //
+//   - label spreading itself (the Spread classifier) on the k-NN graph, k =
+//     10 and 5, alpha = 0.99 and 0.9 (no lambda); the first of them is what
+//     Select fits when nothing can be cross-validated;
 //   - plain logistic regression: the linear kernel, raw (not
 //     cosine-normalised), with intercept and the Standard design; the
 //     fallback for data without cluster structure;
-//   - label spreading itself (the Spread classifier) on the k-NN graph, k =
-//     5 and 10, alpha = 0.9 and 0.99 (no lambda);
 //   - SKL (C = 1 and 2) on the cosine-normalised linear kernel and on the
 //     median-width RBF kernel, d = 10 and 20, and the RBF kernel's Standard
 //     design with intercept (the KDD'06 families);
@@ -195,13 +196,16 @@ func DefaultCandidates(base *Options) []Candidate {
 			out = append(out, Candidate{Name: fmt.Sprintf("%s/lambda=%g", name, lam), Options: shared(o)})
 		}
 	}
-	add("Linear/Standard/bias", Options{Kernel: KernelSpec{Kind: Linear, Raw: true}, Design: Standard, Bias: true})
-	for _, k := range []int{5, 10} {
-		for _, a := range []float64{0.9, 0.99} {
+	// Label spreading first: with one labeled point per class nothing can
+	// be cross-validated and Select fits the first candidate; spreading has
+	// no parameter fitted to the labels.
+	for _, k := range []int{10, 5} {
+		for _, a := range []float64{0.99, 0.9} {
 			o := Options{Kernel: KernelSpec{Kind: KNN}, GraphK: k, Design: LabelSpreading, Classifier: Spread, Alpha: a}
 			out = append(out, Candidate{Name: fmt.Sprintf("kNN(k=%d)/Spread(alpha=%g)", k, a), Options: shared(o)})
 		}
 	}
+	add("Linear/Standard/bias", Options{Kernel: KernelSpec{Kind: Linear, Raw: true}, Design: Standard, Bias: true})
 	for _, bs := range []struct {
 		name string
 		kind KernelKind
