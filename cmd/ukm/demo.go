@@ -79,6 +79,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		{"RBF + KLR", fit(models.Standard)},
 		{"SKL(RBF) + KLR", fit(models.SKL)},
 		{"Order (10-NN graph) + KLR", fit(models.Order)},
+		{"Auto (selected on the labels)", fit(models.Auto)},
 		{fmt.Sprintf("KLR+Rand (+%d)", *budget), loop(models.KLRRand)},
 		{fmt.Sprintf("KLR+Active (+%d)", *budget), loop(models.KLRActive)},
 		{fmt.Sprintf("UKLR (+%d)", *budget), loop(models.UKLR)},
