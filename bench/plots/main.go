@@ -14,6 +14,8 @@
 //   - stage_share.png: each stage's share of the summed stage times, per n;
 //   - qp_d.png: time against d of every QP solver (BenchmarkVariants/qp=...),
 //     log-log;
+//   - large_n.png: time of a whole fit against n on the exact and the
+//     large-n path (models' BenchmarkLargeN/path=.../n=...), log-log;
 //   - tables.md: the per-stage cost table at d, the fitted slopes (against n
 //     at d, against d at n) beside the theory, and the variant ratio tables.
 //
@@ -108,6 +110,7 @@ func run(args []string, stdin io.Reader, stderr io.Writer) error {
 		{"stages.png", stageChart},
 		{"stage_share.png", shareChart},
 		{"qp_d.png", qpChart},
+		{"large_n.png", largeChart},
 	}
 	for _, c := range charts {
 		p, err := c.draw(sums, cfg)
@@ -211,7 +214,13 @@ func lines(p *plot.Plot, names []string, series []plotter.XYs) error {
 // variantChart plots time against xkey for every value of key in
 // BenchmarkVariants, with the other parameters fixed by want.
 func variantChart(sums []bench.Summary, key, xkey, title string, want map[string]string) (*plot.Plot, error) {
-	sel := bench.Filter(sums, bench.VariantsBench, map[string]string{key: "*"})
+	return benchChart(sums, bench.VariantsBench, key, xkey, title, want)
+}
+
+// benchChart plots time against xkey for every value of key in the
+// benchmark base, with the other parameters fixed by want.
+func benchChart(sums []bench.Summary, base, key, xkey, title string, want map[string]string) (*plot.Plot, error) {
+	sel := bench.Filter(sums, base, map[string]string{key: "*"})
 	names := variants(sel, key)
 	var series []plotter.XYs
 	for _, v := range names {
@@ -234,6 +243,12 @@ func variantChart(sums []bench.Summary, key, xkey, title string, want map[string
 
 func eigChart(sums []bench.Summary, _ *config) (*plot.Plot, error) {
 	return variantChart(sums, "eig", "n", "Top-20 eigenpairs of the n × n RBF kernel", map[string]string{"d": "20"})
+}
+
+// largeChart plots the whole fit against n on the exact and the large-n
+// paths (models.BenchmarkLargeN).
+func largeChart(sums []bench.Summary, _ *config) (*plot.Plot, error) {
+	return benchChart(sums, "BenchmarkLargeN", "path", "n", "Fit (kNN basis, LabelSpreading, d = 20) against n", nil)
 }
 
 func qpChart(sums []bench.Summary, _ *config) (*plot.Plot, error) {
