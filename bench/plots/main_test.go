@@ -12,7 +12,8 @@ import (
 
 // sampleOutput builds benchmark text with every benchmark the program
 // draws: stage times following simple power laws of n and d, three
-// eigensolvers and two QP solvers, each run twice.
+// eigensolvers, two QP solvers and the two paths of a whole fit, each run
+// twice.
 func sampleOutput() string {
 	var b strings.Builder
 	b.WriteString("goos: linux\npkg: ukm/bench\n")
@@ -39,6 +40,12 @@ func sampleOutput() string {
 			fmt.Fprintf(&b, "BenchmarkVariants/qp=bounded/d=%v-2 1000 %.0f ns/op 0 B/op\n", d, jitter*d*d)
 			fmt.Fprintf(&b, "BenchmarkVariants/qp=admm/d=%v-2 10 %.0f ns/op 0 B/op\n", d, jitter*d*d*d)
 		}
+		for _, n := range []float64{1000, 10000, 100000} {
+			fmt.Fprintf(&b, "BenchmarkLargeN/path=large/n=%v-2 1 %.0f ns/op 95 acc%%\n", n, jitter*300*n)
+			if n < 100000 {
+				fmt.Fprintf(&b, "BenchmarkLargeN/path=exact/n=%v-2 1 %.0f ns/op 95 acc%%\n", n, jitter*n*n)
+			}
+		}
 	}
 	b.WriteString("PASS\n")
 	return b.String()
@@ -59,7 +66,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("complete input, yet notes: %s", stderr.String())
 	}
 	png := []byte("\x89PNG\r\n\x1a\n")
-	for _, f := range []string{"eig_solvers.png", "stages.png", "stage_share.png", "qp_d.png"} {
+	for _, f := range []string{"eig_solvers.png", "stages.png", "stage_share.png", "qp_d.png", "large_n.png"} {
 		data, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
 			t.Error(err)
