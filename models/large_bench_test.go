@@ -37,19 +37,23 @@ func BenchmarkLargeN(b *testing.B) {
 				b.Fatal(err)
 			}
 			lab, ys, unl := pickLabeled(s.Y, 100, 2)
-			o := &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Large: c.path, Seed: 1}
-			var acc float64
-			for b.Loop() {
-				m, err := Fit(context.Background(), s.X, lab, ys, o)
-				if err != nil {
-					b.Fatal(err)
-				}
-				p, _ := m.Predict(nil, unl)
-				acc = accuracy(p, unl, s.Y)
-			}
-			b.ReportMetric(100*acc, "acc%")
+			benchFit(b, s, lab, ys, unl, &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Large: c.path, Seed: 1})
 		})
 	}
+}
+
+// benchFit times Fit with o and reports the accuracy on unl.
+func benchFit(b *testing.B, s *dataset.Set, lab, ys, unl []int, o *Options) {
+	var acc float64
+	for b.Loop() {
+		m, err := Fit(context.Background(), s.X, lab, ys, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := m.Predict(nil, unl)
+		acc = accuracy(p, unl, s.Y)
+	}
+	b.ReportMetric(100*acc, "acc%")
 }
 
 // BenchmarkFashionMNIST times the large-n fit on all 70,000 Fashion-MNIST
@@ -82,17 +86,7 @@ func BenchmarkFashionMNIST(b *testing.B) {
 		s    Scaling
 	}{{"none", NoScaling}, {"zscore", ZScore}} {
 		b.Run("scale="+sc.name, func(b *testing.B) {
-			o := &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 100, Scale: sc.s, Seed: 1}
-			var acc float64
-			for b.Loop() {
-				m, err := Fit(context.Background(), s.X, lab, ys, o)
-				if err != nil {
-					b.Fatal(err)
-				}
-				p, _ := m.Predict(nil, unl)
-				acc = accuracy(p, unl, s.Y)
-			}
-			b.ReportMetric(100*acc, "acc%")
+			benchFit(b, s, lab, ys, unl, &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 100, Scale: sc.s, Seed: 1})
 		})
 	}
 }

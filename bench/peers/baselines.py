@@ -30,10 +30,7 @@ import argparse
 import gzip
 import json
 import os
-import resource
 import sys
-import time
-import warnings
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 
@@ -42,15 +39,10 @@ import peerlib  # noqa: E402
 peerlib.pin_threads(peerlib.threads_arg(sys.argv))
 
 import numpy as np  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from sklearn.semi_supervised import LabelSpreading  # noqa: E402
 from sklearn.svm import SVC  # noqa: E402
-
-
-def peak_rss_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
 
 
 def load_csv(data_dir, name):
@@ -70,22 +62,6 @@ def load_csv(data_dir, name):
     X = np.array([r[1:] for r in rows], dtype=np.float64)
     y = np.array([index[c] for c in labels])
     return X, y
-
-
-def measure(run, y_unl, *args):
-    """Time run(*args), which returns (predictions on the unlabeled rows, extra
-    fields), and return the result fields of one output row."""
-    t0, c0 = time.perf_counter(), time.process_time()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            pred, res = run(*args)
-    except Exception as e:  # e.g. only one class among the labels
-        pred, res = None, {"error": "%s: %s" % (type(e).__name__, e)}
-    res.update(seconds=time.perf_counter() - t0, cpu_seconds=time.process_time() - c0,
-               peak_rss_mb=peak_rss_mb())
-    res["accuracy"] = None if pred is None else 100.0 * float(np.mean(pred == y_unl))
-    return res
 
 
 def methods():
@@ -135,7 +111,7 @@ def main():
         for mname, run in methods():
             row = {k: v for k, v in d.items() if k != "idx"}  # dataset, labeled, per_class, trial, seed, ...
             row.update(method=mname, threads=args.threads)
-            row.update(measure(run, y[unl], X, y, lab, unl))
+            row.update(peerlib.measure(run, y[unl], X, y, lab, unl))
             peerlib.emit(args.out, row)
 
 

@@ -40,10 +40,7 @@ import argparse
 import gzip
 import json
 import os
-import resource
 import sys
-import time
-import warnings
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 
@@ -54,16 +51,11 @@ THREADS = peerlib.threads_arg(sys.argv) if any(a.startswith("--threads") for a i
 peerlib.pin_threads(THREADS)
 
 import numpy as np  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 from sklearn.kernel_approximation import Nystroem  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.semi_supervised import LabelSpreading  # noqa: E402
 
 FMNIST = "/usr/share/datasets/fashion-mnist"
-
-
-def peak_rss_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
 
 
 def reset_peak_rss():
@@ -112,22 +104,6 @@ def median_gamma(X, rng, pairs=1000):
     return 1.0 / float(np.median(np.sum((X[i] - X[j]) ** 2, axis=1)))
 
 
-def measure(run, y_unl, *args):
-    """Time run(*args), which returns (predictions on the unlabeled rows, extra
-    fields), and return the result fields of one output row."""
-    t0, c0 = time.perf_counter(), time.process_time()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            pred, res = run(*args)
-    except Exception as e:  # e.g. only one class among the labels
-        pred, res = None, {"error": "%s: %s" % (type(e).__name__, e)}
-    res.update(seconds=time.perf_counter() - t0, cpu_seconds=time.process_time() - c0,
-               peak_rss_mb=peak_rss_mb())
-    res["accuracy"] = None if pred is None else 100.0 * float(np.mean(pred == y_unl))
-    return res
-
-
 def methods():
     """(name, run) pairs; run(X, y, lab, unl, trial) returns (predictions on unl, extra fields).
 
@@ -170,7 +146,7 @@ def main():
     if not draws:
         return
     X, y = load_fmnist(args.fmnist)
-    print("fashion-mnist: %d x %d, peak RSS after loading %.0f MB" % (X.shape + (peak_rss_mb(),)),
+    print("fashion-mnist: %d x %d, peak RSS after loading %.0f MB" % (X.shape + (peerlib.peak_rss_mb(),)),
           file=sys.stderr)
     for d in draws:
         lab = np.asarray(d["idx"], dtype=int)
@@ -179,7 +155,7 @@ def main():
             row = {k: v for k, v in d.items() if k != "idx"}  # dataset, labeled, per_class, trial, seed, ...
             row.update(method=mname, threads=args.threads, rss_before_mb=rss_mb(),
                        peak_rss_reset=reset_peak_rss())
-            row.update(measure(run, y[unl], X, y, lab, unl, int(d.get("trial", 0))))
+            row.update(peerlib.measure(run, y[unl], X, y, lab, unl, int(d.get("trial", 0))))
             peerlib.emit(args.out, row)
 
 

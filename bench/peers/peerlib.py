@@ -148,3 +148,31 @@ def load_skl(np, path):
     bin_ = np.zeros(d - 1)
     lo = np.zeros(d)
     return inst, H, c, Aeq, beq, Ain, bin_, lo
+
+
+def peak_rss_mb():
+    """The process's peak resident set size in MiB (getrusage reports KiB on Linux)."""
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def measure(run, y_unl, *args):
+    """Time run(*args), which returns (predictions on the unlabeled rows, extra
+    fields), and return the result fields of one accuracy row (baselines.py,
+    largen.py): accuracy in percent (None with an "error" field when run
+    raised, e.g. on a draw with a single class), wall and CPU seconds, and the
+    peak RSS so far. scikit-learn's ConvergenceWarnings are silenced."""
+    import warnings
+    import numpy as np
+    from sklearn.exceptions import ConvergenceWarning
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            pred, res = run(*args)
+    except Exception as e:  # e.g. only one class among the labels
+        pred, res = None, {"error": "%s: %s" % (type(e).__name__, e)}
+    res.update(seconds=time.perf_counter() - t0, cpu_seconds=time.process_time() - c0,
+               peak_rss_mb=peak_rss_mb())
+    res["accuracy"] = None if pred is None else 100.0 * float(np.mean(pred == y_unl))
+    return res
