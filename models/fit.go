@@ -228,7 +228,7 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 		return pr, nil
 	}
 	if r.Classifier == Spread {
-		_, _, err = pr.knnOperator(ctx)
+		err = pr.buildGraph(ctx)
 		pr.times.Kernel = time.Since(t0)
 		if err != nil {
 			return nil, err

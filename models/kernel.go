@@ -43,18 +43,10 @@ func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, e
 		return op, 0, nil
 	}
 	var k *mat.SymDense
-	var d *mat.SymDense
-	if pr.sh != nil && pr.opt.Kernel.Kind == RBF {
-		d = pr.sh.distances(pr)
-	}
-	switch {
-	case pr.dist != nil:
+	if pr.dist != nil {
 		k, pr.dist = pr.dist, nil
 		err = linalg.RBFFromDistances(k, k, pr.gamma)
-	case d != nil:
-		k = getSquare(pr.n)
-		err = linalg.RBFFromDistances(k, d, pr.gamma)
-	default:
+	} else {
 		k = getSquare(pr.n)
 		err = linalg.GramTo(ctx, k, pr.kern, pr.xs)
 	}
@@ -102,9 +94,6 @@ func (pr *prep) setKernel(ctx context.Context) error {
 		g := r.Kernel.Gamma
 		if g == 0 && pr.sh != nil {
 			g, err = pr.sh.medianGamma(ctx, pr)
-			if err != nil {
-				return err
-			}
 		} else if g == 0 && pr.fuseRBF() {
 			// One pass over the pairs serves the median and the kernel.
 			pr.dist = getSquare(pr.n)

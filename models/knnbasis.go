@@ -18,19 +18,33 @@ import (
 type graphBasis struct {
 	k      int
 	weight linalg.GraphWeight
-	deg    []float64 // degrees d_j of the training points
-	sigma  []float64 // local scales s_j (LocalHeat only)
-	s      *linalg.CSR
+	deg    []float64   // degrees d_j of the training points
+	sigma  []float64   // local scales s_j (LocalHeat only)
+	s      *linalg.CSR // the matrix decomposed (S) or spread over (Spread)
 }
 
 // knnOperator builds the normalised affinity S = D^-1/2 W D^-1/2 of the
 // symmetric kNN graph of the scaled data as a sparse operator. Its trace is
 // zero (the graph has no self-loops).
 func (pr *prep) knnOperator(ctx context.Context) (eig.Operator, float64, error) {
+	if err := pr.buildGraph(ctx); err != nil {
+		return nil, 0, err
+	}
+	op, err := eig.NewCSR(pr.graph.s)
+	if err != nil {
+		return nil, 0, fmt.Errorf("models: %w", err)
+	}
+	return op, 0, nil
+}
+
+// buildGraph sets pr.graph: the rule and degrees of the symmetric kNN
+// graph, and the matrix spread over or decomposed (the directed graph of
+// directedAffinity for the Spread classifier, S otherwise).
+func (pr *prep) buildGraph(ctx context.Context) error {
 	k := pr.opt.GraphK
 	idx, d2, err := pr.neighbors(ctx, k)
 	if err != nil {
-		return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
+		return fmt.Errorf("models: kNN graph: %w", err)
 	}
 	g := &graphBasis{k: k, weight: linalg.Binary}
 	if pr.opt.Kernel.LocalScale {
@@ -43,23 +57,17 @@ func (pr *prep) knnOperator(ctx context.Context) (eig.Operator, float64, error) 
 	}
 	w, err := linalg.GraphFromNeighbors(pr.n, k, idx, d2, &linalg.GraphOptions{Weight: g.weight})
 	if err != nil {
-		return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
+		return fmt.Errorf("models: kNN graph: %w", err)
 	}
-	s, deg, err := linalg.NormalizedAffinity(w)
+	g.s, g.deg, err = linalg.NormalizedAffinity(w)
 	if err != nil {
-		return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
+		return fmt.Errorf("models: kNN graph: %w", err)
 	}
-	g.deg = deg
-	g.s = s
 	if pr.opt.Classifier == Spread {
 		g.s = directedAffinity(pr.n, k, idx)
 	}
 	pr.graph = g
-	op, err := eig.NewCSR(s)
-	if err != nil {
-		return nil, 0, fmt.Errorf("models: %w", err)
-	}
-	return op, 0, nil
+	return nil
 }
 
 // extendGraph returns the graph's Nyström extension of the eigenvectors to

@@ -104,12 +104,18 @@ func (r *resolved) checkMemory(n, p, l int) error {
 	return nil
 }
 
-// neighbors returns the kNN lists of the scaled data: shared by a
-// selection, exact on the exact path, approximate on the large-n path.
+// neighbors returns the kNN lists of the scaled data, through the
+// selection's shared lists when there are some.
 func (pr *prep) neighbors(ctx context.Context, k int) ([]int, []float64, error) {
 	if pr.sh != nil {
 		return pr.sh.neighbors(ctx, pr, k)
 	}
+	return pr.searchNeighbors(ctx, k)
+}
+
+// searchNeighbors searches the kNN lists of the scaled data: exactly on
+// the exact path, approximately on the large-n path.
+func (pr *prep) searchNeighbors(ctx context.Context, k int) ([]int, []float64, error) {
 	if pr.opt.large(pr.n) {
 		ao := &linalg.ApproxOptions{Seed: pr.opt.Seed}
 		if p := pr.opt.Progress; p != nil {

@@ -182,10 +182,16 @@ func DefaultCandidates(base *Options) []Candidate {
 	if base != nil {
 		b = *base
 	}
+	// shared fills in base's settings where a candidate leaves them at
+	// their zero value (the SVM and Spread candidates name their
+	// classifier, the SVM ones their box).
 	shared := func(o Options) Options {
-		o.Scale, o.Seed, o.SVMC, o.EigTol = b.Scale, b.Seed, b.SVMC, b.EigTol
-		if o.Classifier != Spread {
+		o.Scale, o.Seed, o.EigTol = b.Scale, b.Seed, b.EigTol
+		if o.Classifier == KLR {
 			o.Classifier = b.Classifier
+		}
+		if o.SVMC == 0 {
+			o.SVMC = b.SVMC
 		}
 		return o
 	}
@@ -213,9 +219,8 @@ func DefaultCandidates(base *Options) []Candidate {
 		if bs.kind == RBF {
 			add("RBF/Standard/bias", Options{Kernel: KernelSpec{Kind: RBF}, Design: Standard, Bias: true})
 			for _, c := range []float64{1, 10} {
-				o := shared(Options{Kernel: KernelSpec{Kind: RBF, WidthScale: math.Sqrt(0.5)}, Design: Standard, SVMC: c})
-				o.Classifier, o.SVMC = SVM, c
-				out = append(out, Candidate{Name: fmt.Sprintf("RBF(0.71)/Standard/SVM(C=%g)", c), Options: o})
+				o := Options{Kernel: KernelSpec{Kind: RBF, WidthScale: math.Sqrt(0.5)}, Design: Standard, Classifier: SVM, SVMC: c}
+				out = append(out, Candidate{Name: fmt.Sprintf("RBF(0.71)/Standard/SVM(C=%g)", c), Options: shared(o)})
 			}
 		}
 		for _, d := range []int{10, 20} {
@@ -410,7 +415,7 @@ func basisKey(r *resolved) string {
 	case r.Design.graph():
 		kind = "laplacian"
 	}
-	return fmt.Sprintf("%s|%+v|%d|%d|%g|%g|%d", kind, r.Kernel, r.Scale, graphK, r.EigTol, r.EnergyFraction, r.Seed)
+	return fmt.Sprintf("%s|%+v|%d|%d|%g|%g|%d|%d|%d", kind, r.Kernel, r.Scale, graphK, r.EigTol, r.EnergyFraction, r.Seed, r.Large, r.Landmarks)
 }
 
 // prepareGroup computes the shared basis of the candidates members: their
@@ -468,13 +473,20 @@ func (pr *prep) withOptions(r resolved, classes int) *prep {
 	q := *pr
 	q.opt = r
 	q.classes = classes
-	if b := pr.basis; b != nil {
-		n, d := b.V.Dims()
-		if r.d < d {
-			q.basis = &spectral.Basis{Values: b.Values[:r.d], V: b.V.Slice(0, n, 0, r.d).(*mat.Dense)}
-		}
+	if pr.basis != nil {
+		q.basis = truncate(pr.basis, r.d)
 	}
 	return &q
+}
+
+// truncate returns a view of the first d pairs of b (b itself when it has
+// no more).
+func truncate(b *spectral.Basis, d int) *spectral.Basis {
+	n, c := b.V.Dims()
+	if d >= c {
+		return b
+	}
+	return &spectral.Basis{Values: b.Values[:d], V: b.V.Slice(0, n, 0, d).(*mat.Dense)}
 }
 
 // Selection returns the report of the model selection that chose this
@@ -570,7 +582,16 @@ func oneSE(scores []CandidateScore) int {
 // and Lambda.
 func family(o *Options) string {
 	f := *o
-	f.D, f.Lambda = 0, 0
+	f.D, f.Lambda, f.Progress = 0, 0, nil
+	return fmt.Sprintf("%+v", f)
+}
+
+// designKey identifies what a candidate's design depends on: the options
+// without the classifier's lambda and intercept, which candidates of one
+// design group vary fold by fold without designing again.
+func designKey(o *Options) string {
+	f := *o
+	f.Lambda, f.Bias, f.Progress = 0, false, nil
 	return fmt.Sprintf("%+v", f)
 }
 

@@ -29,6 +29,7 @@ type cvData struct {
 type split struct {
 	train, test []int // positions in labeled
 	trainIdx    []int // data rows of train
+	testIdx     []int // data rows of test
 	y           []int // compact training labels
 	kept        []int // compact class -> original class
 }
@@ -42,6 +43,7 @@ func (cv *cvData) split(f int) split {
 	for pos, g := range cv.fold {
 		if g == f {
 			s.test = append(s.test, pos)
+			s.testIdx = append(s.testIdx, cv.labeled[pos])
 			continue
 		}
 		s.train = append(s.train, pos)
@@ -87,7 +89,7 @@ func (cv *cvData) scoreGroup(ctx context.Context, pr *prep, res []resolved, memb
 	var order []string
 	for _, i := range members {
 		r := res[i]
-		key := fmt.Sprintf("%d|%g|%d|%g|%g|%g|%g|%d|%g", r.Design, r.C, r.d, r.Alpha, r.Sigma2, r.Eps, r.SVMC, r.Classifier, r.Kernel.PolyScale)
+		key := designKey(&r.Options)
 		if _, seen := byDesign[key]; !seen {
 			order = append(order, key)
 		}
@@ -95,11 +97,12 @@ func (cv *cvData) scoreGroup(ctx context.Context, pr *prep, res []resolved, memb
 	}
 	var kll *mat.Dense
 	if pr.basis == nil && pr.opt.Classifier != Spread {
-		kxl, err := pr.crossTrain(ctx, nil, cv.labeled)
-		if err != nil {
+		// Only the l x l labeled block: the folds never look further.
+		var err error
+		if kll, err = pr.crossNew(ctx, gatherRows(nil, pr.xs, cv.labeled), cv.labeled); err != nil {
 			return err
 		}
-		kll = gatherRows(nil, kxl, cv.labeled)
+		symmetrise(kll)
 	}
 	splits := make([]split, cv.k)
 	for f := range splits {
@@ -193,10 +196,8 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 	}
 	var proba *mat.Dense
 	var sub *spectral.Basis
-	if b := pr.basis; b != nil {
-		n, d := b.V.Dims()
-		d = min(d, r.d)
-		sub = &spectral.Basis{Values: b.Values[:d], V: b.V.Slice(0, n, 0, d).(*mat.Dense)}
+	if pr.basis != nil {
+		sub = truncate(pr.basis, r.d)
 	}
 	var mm klr.Multi
 	pred := make([]int, 0, len(cv.labels))
@@ -290,12 +291,8 @@ func (cv *cvData) inputs(ctx context.Context, pr *prep, r *resolved, kll *mat.De
 		return nil, nil, fmt.Errorf("models: %v design: %w", r.Design, err)
 	}
 	w := sqrtMu(nil, mu)
-	testIdx := make([]int, len(s.test))
-	for a, pos := range s.test {
-		testIdx[a] = cv.labeled[pos]
-	}
 	train = gatherRows(nil, sub.V, s.trainIdx)
-	test = gatherRows(nil, sub.V, testIdx)
+	test = gatherRows(nil, sub.V, s.testIdx)
 	scaleColumns(train, train, w)
 	scaleColumns(test, test, w)
 	if r.Classifier == SVM {
@@ -347,11 +344,7 @@ func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, s spli
 	if err != nil {
 		return err
 	}
-	testIdx := make([]int, len(s.test))
-	for a, pos := range s.test {
-		testIdx[a] = cv.labeled[pos]
-	}
-	ft := gatherRows(nil, f, testIdx)
+	ft := gatherRows(nil, f, s.testIdx)
 	pred := argmaxRows(nil, ft)
 	pp := spreadProba(nil, ft)
 	for a := range vs {
