@@ -31,7 +31,7 @@ const (
 	// labeled draw.
 	scalingSeed = 1
 	// scalingC is the SKL decay factor (models.DefaultC).
-	scalingC = models.DefaultC
+	scalingC = models.DefaultDecay
 	// scalingLambda is the KLR regularisation, fixed so that the klr stage
 	// and the total time one fit, not a cross-validation grid.
 	scalingLambda = klr.DefaultLambda
@@ -449,7 +449,7 @@ func BenchmarkVariants(b *testing.B) {
 				}
 				// A solver that does not reach the optimum on this instance
 				// is skipped (with its status in the log), not timed.
-				if err := s.Solve(ctx, sv.s, nil, &sinkQP); err != nil || sinkQP.Status != qp.Optimal {
+				if err := s.Solve(ctx, sv.s, nil, &sinkQP); err != nil || sinkQP.Status != linalg.Optimal {
 					b.Skipf("%s at d = %d: status %v, error %v", sv.name, d, sinkQP.Status, err)
 				}
 				b.ReportAllocs()
@@ -459,11 +459,11 @@ func BenchmarkVariants(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				if sinkQP.Status != qp.Optimal {
+				if sinkQP.Status != linalg.Optimal {
 					b.Fatalf("status %v", sinkQP.Status)
 				}
 				b.ReportMetric(sinkQP.KKT.Max()/eps, "kkt/eps")
-				b.ReportMetric(float64(sinkQP.Iter), "iter")
+				b.ReportMetric(float64(sinkQP.Iterations), "iter")
 			})
 		}
 	}

@@ -60,7 +60,7 @@ func BenchmarkTopD(b *testing.B) {
 		{Block{}, "block/refine=off", &Settings{NoRefine: true}},
 		{ThickRestart{}, "thick-restart", nil},
 		{Lanczos{}, "lanczos", nil},
-		{Reference{}, "dense", nil},
+		{Reference{}, "reference", nil},
 	}
 	for _, v := range variants {
 		for _, n := range []int{500, 1000, 2000, 4000} {
@@ -339,7 +339,8 @@ func BenchmarkTopDData(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, d := range []int{20} {
-			b.Run(fmt.Sprintf("data=%s/n=%d/d=%d", name, op.Dim(), d), func(b *testing.B) {
+			n, _ := op.Dims()
+			b.Run(fmt.Sprintf("data=%s/n=%d/d=%d", name, n, d), func(b *testing.B) {
 				b.ReportAllocs()
 				var res *Result
 				for b.Loop() {

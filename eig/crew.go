@@ -10,8 +10,8 @@ import (
 // passes, rotations) are fork-join jobs of a few independent parts, often
 // only a hundred microseconds long. Starting a goroutine per part is too
 // slow for them: the new goroutine waits for an idle processor to wake up,
-// which on a virtual machine took about 100 µs, as long as the part
-// itself, so the parts of a Gram-Schmidt pass ran one after the other.
+// which on a virtual machine can take as long as the part itself, so the
+// parts of a Gram-Schmidt pass would run one after the other.
 // The crew keeps helper goroutines awake between jobs instead: a helper
 // that finishes a part polls for the next job for up to crewSpin and then
 // exits, so a solve's jobs start in well under a microsecond while no

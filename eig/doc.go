@@ -1,15 +1,21 @@
 // Package eig computes a few eigenpairs at one end of the spectrum of a
 // large symmetric operator: the top-d eigenvectors of a kernel matrix, or
 // the bottom of a graph Laplacian, as spectral kernel learning needs.
+// Settings.Which chooses the end, Largest (the default) or Smallest, for
+// every solver and for TopD, the default one.
 //
 // # Operators
 //
-// Solvers see the matrix only through Operator (dst = A x). Adapters:
-// Dense (full row-major storage; products split by rows over GOMAXPROCS
-// goroutines, reading each entry once, so they run near memory bandwidth;
-// it also implements BlockOperator, applying A to several vectors in one
-// sweep over the matrix), CSR (a linalg.CSR), Shift (A - sigma I), Negate
-// (-A) and Counter (counts products).
+// Solvers see the matrix only through Operator, gonum's pair of methods
+// Dims and MulVecTo (dst = A x), so *linalg.CSR, *linalg.LowRank and any
+// matrix-free operator a user writes are Operators as they are (see the
+// example of Operator). Adapters: Dense (full row-major storage; products
+// split by rows over GOMAXPROCS goroutines, reading each entry once, so they
+// run near memory bandwidth; it also implements BlockOperator, applying A to
+// several vectors in one sweep over the matrix), CSR (a linalg.CSR checked
+// for symmetry), Shift (A - sigma I), Negate (-A) and Counter (counts
+// products). The default solver goes by capability: any operator that
+// implements BlockOperator gets the block method.
 //
 // # Kernels
 //
@@ -18,40 +24,43 @@
 // product, the Gram-Schmidt coefficients and updates, and the rotations of
 // the projected eigensolver run in assembly kernels: dot products in 3 x 4
 // register tiles (three matrix rows by four vectors, 12 accumulators), so
-// that a block of 8 vectors costs about as much memory time as a single
+// that a block of vectors costs little more memory time than a single
 // product, and in 6 x 2 tiles for two vectors (the default block size for
 // matrices that stay in cache). Where the processor also has AVX-512 (F and
 // VL), the dense operator's product of a streamed matrix with a block of
 // eight vectors interleaves the vectors and makes every matrix entry the
 // broadcast operand of one fused multiply-add (twelve rows at a time, no
-// horizontal sums), which keeps pace with the memory; larger blocks take
-// eight vectors at a time in 3 x 8 tiles, whose 24 accumulators need
-// AVX-512's 32 vector registers.
+// horizontal sums); larger blocks take eight vectors at a time in 3 x 8
+// tiles, whose 24 accumulators need AVX-512's 32 vector registers.
 // Elsewhere portable Go and gonum's kernels do the same work.
 //
 // # Solvers
 //
-// All variants implement Solver and are compared by one conformance test:
+// All variants implement Solver and pass one conformance suite (package
+// eigtest), which any other implementation can run too:
 //
 //   - Reference: gonum's dense symmetric eigensolver on the formed matrix,
 //     O(n^3); the check for everything else.
 //   - Lanczos: full reorthogonalization, no restarts (memory grows with the
 //     iterations).
-//   - ThickRestart: Lanczos with Wu-Simon thick restarts, bounded memory.
+//   - ThickRestart: Lanczos with Wu-Simon thick restarts, bounded memory;
+//     the default (TopD) for operators without block products.
 //   - Block: block Lanczos with thick restarts (block Krylov-Schur), whose
-//     products are block products; the default (TopD) for dense operators.
+//     products are block products; the default (TopD) for block operators.
 //
 // The Krylov methods share one engine (block size 1 for the single-vector
 // ones). Each step subtracts the couplings the projected matrix already
 // holds and the block's own (the block three-term recurrence), then
 // reorthogonalizes by classical Gram-Schmidt against the whole basis,
-// repeated only when the DGKS criterion asks for it, done as
-// matrix-matrix products split over goroutines. The projected matrix is diagonalized (tridiagonal reduction,
-// then implicit QL with the rotations applied to contiguous rows) only
-// when the work done since the last time is comparable to its cost, or at
-// a restart. Problems with n < d + 3 BlockSize, n <= 16, or (with the
-// default BasisSize) a default basis larger than n minus one block are
-// passed to the dense reference, which is exact and cheap there.
+// repeated only when the DGKS criterion asks for it, done as matrix-matrix
+// products split over goroutines: O(n m) work per vector for a basis of m
+// vectors, besides the product. The projected matrix is diagonalized
+// (tridiagonal reduction, then implicit QL with the rotations applied to
+// contiguous rows, O(m^3)) only when the work done since the last time is
+// comparable to its cost, or at a restart. Problems with n < d + 3
+// BlockSize, n <= 16, or (with the default BasisSize) a default basis larger
+// than n minus one block are passed to the dense reference, which is exact
+// and cheap there.
 //
 // # Convergence and results
 //
@@ -60,32 +69,51 @@
 // seen), estimated during the iteration from the Krylov relation. At the end
 // the residuals are recomputed with the operator and reported; a pair counts
 // as converged if that explicit residual is at most max(Tol, 8 sqrt(n) eps)
-// ||A|| (the second term is the round-off of one product). The default Tol
-// is 5e-15 (see DefaultTol).
+// ||A|| (eps = 2^-52; the second term is the round-off of one product). The
+// default Tol is DefaultTol.
 //
-// At tolerances of RefineTol (1e-13) and below, the Krylov methods end with
-// a refinement: one Rayleigh-Ritz step on the span of the converged vectors
-// and those of their residuals above two units of round-off, with the
-// couplings taken from the residuals (not from Vᵀ(A V), where they cancel),
-// Rayleigh quotients from compensated dot products, and the small projected
-// problem diagonalised by Jacobi rotations, which resolve its tiny
-// off-diagonal entries to high relative accuracy. It costs one operator
-// application per residual it takes (at most d) and takes the worst
-// residual from a few units of round-off to one or two (ARPACK's are about
-// three on the same kernels); Settings.NoRefine turns it off.
+// At tolerances of RefineTol and below, the Krylov methods end with a
+// refinement: a Rayleigh-Ritz step on the span of the converged vectors and
+// those of their residuals above two units of round-off, with the couplings
+// taken from the residuals (not from Vᵀ(A V), where they cancel), Rayleigh
+// quotients from compensated dot products, and the small projected problem
+// diagonalised by Jacobi rotations, which resolve its tiny off-diagonal
+// entries to high relative accuracy. It costs one operator application per
+// residual it takes (at most d) and takes the residuals to about one unit of
+// round-off times ||A||; Settings.NoRefine turns it off.
 //
-// Results always carry the best pairs found, their residuals, counts and a
-// Status. Hitting MaxIter returns those pairs with an error wrapping
-// ErrNotConverged. Bad input returns errors wrapping ErrInvalid (or
-// ErrNotFinite, ErrNotSymmetric): a nil context, a nil operator (also a
-// typed nil such as (*Dense)(nil), or an adapter wrapping nil), d outside
-// [1, n], negative or non-finite settings, and, from NewDense, NewDenseFull
-// and NewCSR, nil, empty, non-square, non-finite or asymmetric matrices.
-// Cancellation of the context is checked every step and returns the
-// context's error.
+// # Errors and statuses
 //
-// Defaults (zero Settings or nil): Tol = DefaultTol (5e-15), MaxIter =
-// DefaultMaxIter (10000), the method's BasisSize and BlockSize described at
+// The package speaks linalg's vocabulary. A Result is returned by every
+// call; its Status is a linalg.Status:
+//
+//   - linalg.Converged: every pair passed the explicit residual check.
+//   - linalg.IterationLimit: MaxIter steps were made (or the basis of
+//     Lanczos, which does not restart, filled up), or, rarely, pairs the
+//     iteration took as converged failed the explicit check. The Result
+//     holds the best pairs found, their residuals and how many converged,
+//     and the error is nil: stopping early is an outcome, not an error
+//     (Status.Err gives linalg.ErrIterationLimit to callers who want one).
+//   - linalg.Canceled: the context ended; the error wraps the context's.
+//     The context is checked before the solve and at every step.
+//   - linalg.NumericalFailure: the operator produced NaN or Inf, or was
+//     found not to be symmetric, during the solve (the error wraps
+//     linalg.ErrNonFinite or ErrNotSymmetric, both input errors), or the
+//     dense eigensolver of Reference broke down (no error).
+//   - linalg.NotRun: the input was rejected.
+//
+// Errors caused by the input wrap linalg.ErrInvalid through one of its
+// kinds, built with linalg.Errorf so that they name the function:
+// linalg.ErrEmpty (a nil or empty operator or matrix, also a typed nil such
+// as (*Dense)(nil) or an adapter wrapping nil), linalg.ErrShape (an
+// operator that is not square, a start vector of the wrong length, a view
+// passed to NewDenseShared), linalg.ErrNonFinite (NaN or Inf),
+// linalg.ErrSettings (a nil context, d outside [1, n], negative or non-finite
+// settings, an unknown Which, a zero start vector, a basis below the
+// minimum, a block above 64), and this package's ErrNotSymmetric and ErrRank.
+//
+// Defaults (zero Settings or nil): Tol = DefaultTol, MaxIter =
+// DefaultMaxIter, the method's BasisSize and BlockSize described at
 // Settings, Seed 0, Which = Largest, multiplicity check and refinement on.
 //
 // Only the Operator methods panic, on programmer errors: MulVecTo and
@@ -105,12 +133,12 @@
 // locks them and runs a further cycle from fresh random vectors orthogonal
 // to them (the block method does this only if some converged value appears
 // BlockSize or more times, within sqrt(Tol) ||A||: with fewer copies the
-// block space already holds every copy); if a better value appears (a missed copy of a repeated
-// eigenvalue, such as the zero eigenvalue of a Laplacian repeated once per
-// connected component) the iteration continues. The check ends early when
-// the most wanted new Ritz value is resolved to a hundredth of its distance
-// to the wanted set. Like every Krylov method this is a probabilistic
-// guarantee, not a proof.
+// block space already holds every copy); if a better value appears (a
+// missed copy of a repeated eigenvalue, such as the zero eigenvalue of a
+// Laplacian repeated once per connected component) the iteration
+// continues. The check ends early when the most wanted new Ritz value is
+// resolved to a hundredth of its distance to the wanted set. Like every
+// Krylov method this is a probabilistic guarantee, not a proof.
 //
 // # Smallest eigenvalues
 //
@@ -131,9 +159,9 @@
 //
 // The parallel kernels run on the calling goroutine and on up to
 // GOMAXPROCS-1 helper goroutines shared by all solves. A helper that has
-// finished a part polls for the next job for up to 200 µs, so the short
-// parallel steps of a solve (Gram-Schmidt passes of about 100 µs) start at
-// once instead of waiting for an idle processor to wake, and then exits:
-// an idle program keeps none of them. The parts are fixed ranges, so
-// which goroutine runs one does not change a result.
+// finished a part polls for the next job for a fraction of a millisecond,
+// so the short parallel steps of a solve start
+// at once instead of waiting for an idle processor to wake, and then exits:
+// an idle program keeps none of them. The parts are fixed ranges, so which
+// goroutine runs one does not change a result.
 package eig

@@ -40,7 +40,7 @@ func ExampleTopD() {
 	// lambda_1 = 3.999756 (residual below 1e-12: true)
 	// lambda_2 = 3.999023 (residual below 1e-12: true)
 	// lambda_3 = 3.997802 (residual below 1e-12: true)
-	// success
+	// Converged
 }
 
 // Choosing d by cumulative eigen-energy: the smallest d whose eigenvalues

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // FuzzTopD builds a small symmetric matrix, d and settings from bytes and
@@ -55,7 +57,7 @@ func FuzzTopD(f *testing.F) {
 			if err != nil {
 				t.Logf("solver %s: %v", s.Name(), err)
 				if d >= 1 && d <= n {
-					if res == nil || res.Status == Success {
+					if res == nil || res.Status == linalg.Converged {
 						t.Fatalf("%s: error %v with status %v", s.Name(), err, res.Status)
 					}
 				}

@@ -19,7 +19,7 @@ type funcOp struct {
 	f func(dst, x []float64)
 }
 
-func (o funcOp) Dim() int                  { return o.n }
+func (o funcOp) Dims() (r, c int)          { return o.n, o.n }
 func (o funcOp) MulVecTo(dst, x []float64) { o.f(dst, x) }
 
 func denseOf(a *mat.Dense) funcOp {
@@ -45,28 +45,36 @@ func TestBadInput(t *testing.T) {
 	asym.Set(0, 5, asym.At(0, 5)+1) // makes A(0,5) != A(5,0)
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
+	rectCSR, err := linalg.CSRFromTriplets(30, 31, []linalg.Triplet{{I: 0, J: 30, V: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rect Operator = rectCSR // a *linalg.CSR is an Operator as it is
 	cases := []struct {
-		name string
-		ctx  context.Context
-		a    Operator
-		d    int
-		s    *Settings
-		want error
+		name   string
+		ctx    context.Context
+		a      Operator
+		d      int
+		s      *Settings
+		want   error
+		status linalg.Status
 	}{
-		{"d=0", ctx, good, 0, nil, ErrInvalid},
-		{"d>n", ctx, good, 31, nil, ErrInvalid},
-		{"nil operator", ctx, nil, 1, nil, ErrInvalid},
-		{"empty operator", ctx, funcOp{n: 0}, 1, nil, ErrInvalid},
-		{"negative tol", ctx, good, 2, &Settings{Tol: -1}, ErrInvalid},
-		{"NaN tol", ctx, good, 2, &Settings{Tol: math.NaN()}, ErrInvalid},
-		{"negative maxiter", ctx, good, 2, &Settings{MaxIter: -1}, ErrInvalid},
-		{"bad which", ctx, good, 2, &Settings{Which: 7}, ErrInvalid},
-		{"zero start", ctx, good, 2, &Settings{Start: make([]float64, 30)}, ErrInvalid},
-		{"short start", ctx, good, 2, &Settings{Start: make([]float64, 3)}, ErrInvalid},
-		{"NaN start", ctx, good, 2, &Settings{Start: append([]float64{math.NaN()}, make([]float64, 29)...)}, ErrInvalid},
-		{"NaN operator", ctx, nan, 2, nil, ErrNotFinite},
-		{"asymmetric operator", ctx, denseOf(asym), 2, nil, ErrNotSymmetric},
-		{"cancelled", cancelled, good, 2, nil, context.Canceled},
+		{"d=0", ctx, good, 0, nil, linalg.ErrSettings, linalg.NotRun},
+		{"d>n", ctx, good, 31, nil, linalg.ErrSettings, linalg.NotRun},
+		{"nil operator", ctx, nil, 1, nil, linalg.ErrEmpty, linalg.NotRun},
+		{"empty operator", ctx, funcOp{n: 0}, 1, nil, linalg.ErrEmpty, linalg.NotRun},
+		{"non-square operator", ctx, rect, 1, nil, linalg.ErrShape, linalg.NotRun},
+		{"nil context", nil, good, 2, nil, linalg.ErrSettings, linalg.NotRun},
+		{"negative tol", ctx, good, 2, &Settings{Tol: -1}, linalg.ErrSettings, linalg.NotRun},
+		{"NaN tol", ctx, good, 2, &Settings{Tol: math.NaN()}, linalg.ErrSettings, linalg.NotRun},
+		{"negative maxiter", ctx, good, 2, &Settings{MaxIter: -1}, linalg.ErrSettings, linalg.NotRun},
+		{"bad which", ctx, good, 2, &Settings{Which: 7}, linalg.ErrSettings, linalg.NotRun},
+		{"zero start", ctx, good, 2, &Settings{Start: make([]float64, 30)}, linalg.ErrSettings, linalg.NotRun},
+		{"short start", ctx, good, 2, &Settings{Start: make([]float64, 3)}, linalg.ErrShape, linalg.NotRun},
+		{"NaN start", ctx, good, 2, &Settings{Start: append([]float64{math.NaN()}, make([]float64, 29)...)}, linalg.ErrNonFinite, linalg.NotRun},
+		{"NaN operator", ctx, nan, 2, nil, linalg.ErrNonFinite, linalg.NumericalFailure},
+		{"asymmetric operator", ctx, denseOf(asym), 2, nil, ErrNotSymmetric, linalg.NumericalFailure},
+		{"cancelled", cancelled, good, 2, nil, context.Canceled, linalg.Canceled},
 	}
 	for _, tc := range cases {
 		for _, s := range solvers {
@@ -75,34 +83,75 @@ func TestBadInput(t *testing.T) {
 				if !errors.Is(err, tc.want) {
 					t.Fatalf("error %v, want %v", err, tc.want)
 				}
-				if !strings.HasPrefix(err.Error(), "eig: ") {
+				if tc.want != context.Canceled && !errors.Is(err, linalg.ErrInvalid) {
+					t.Errorf("error %v does not wrap linalg.ErrInvalid", err)
+				}
+				var le *linalg.Error
+				if errors.As(err, &le) && !strings.HasPrefix(le.Op, "eig.") {
+					t.Errorf("error %q: Op %q lacks the package prefix", err, le.Op)
+				}
+				if !strings.HasPrefix(err.Error(), "eig.") {
 					t.Errorf("error %q lacks the package prefix", err)
 				}
-				if res == nil || res.Status == Success {
-					t.Errorf("result %+v on error", res)
+				if res == nil || res.Status != tc.status {
+					t.Errorf("result %+v on error, want status %v", res, tc.status)
 				}
 			})
 		}
 	}
 }
 
+// TestAdaptersReject walks the bad-input cases of the constructors and of
+// DForEnergy: each error must wrap linalg.ErrInvalid and the kind named.
 func TestAdaptersReject(t *testing.T) {
-	if _, err := NewDense(mat.NewSymDense(2, []float64{1, math.Inf(1), math.Inf(1), 1})); err == nil {
-		t.Error("NewDense accepted Inf")
-	}
-	if _, err := NewDenseFull(mat.NewDense(2, 3, nil)); err == nil {
-		t.Error("NewDenseFull accepted a non-square matrix")
-	}
-	if _, err := NewDenseFull(mat.NewDense(2, 2, []float64{1, 2, 3, 4})); err == nil {
-		t.Error("NewDenseFull accepted a non-symmetric matrix")
-	}
-	c, _ := linalg.CSRFromTriplets(2, 3, []linalg.Triplet{{I: 0, J: 1, V: 1}})
-	if _, err := NewCSR(c); err == nil {
-		t.Error("NewCSR accepted a non-square matrix")
-	}
-	c, _ = linalg.CSRFromTriplets(2, 2, []linalg.Triplet{{I: 0, J: 1, V: 1}})
-	if _, err := NewCSR(c); err == nil {
-		t.Error("NewCSR accepted a non-symmetric matrix")
+	rect, _ := linalg.CSRFromTriplets(2, 3, []linalg.Triplet{{I: 0, J: 1, V: 1}})
+	asym, _ := linalg.CSRFromTriplets(2, 2, []linalg.Triplet{{I: 0, J: 1, V: 1}})
+	empty, _ := linalg.CSRFromTriplets(0, 0, nil)
+	nanCSR := &linalg.CSR{Rows: 1, Cols: 1, RowPtr: []int{0, 1}, ColIdx: []int{0}, Val: []float64{math.NaN()}}
+	broken := &linalg.CSR{Rows: 2, Cols: 2, RowPtr: []int{0}}
+	for _, tc := range []struct {
+		name string
+		err  func() error
+		want error
+	}{
+		{"NewDense nil", func() error { _, err := NewDense(nil); return err }, linalg.ErrEmpty},
+		{"NewDense empty", func() error { _, err := NewDense(&mat.SymDense{}); return err }, linalg.ErrEmpty},
+		{"NewDense Inf", func() error {
+			_, err := NewDense(mat.NewSymDense(2, []float64{1, math.Inf(1), math.Inf(1), 1}))
+			return err
+		}, linalg.ErrNonFinite},
+		{"NewDenseFull nil", func() error { _, err := NewDenseFull(nil); return err }, linalg.ErrEmpty},
+		{"NewDenseFull non-square", func() error { _, err := NewDenseFull(mat.NewDense(2, 3, nil)); return err }, linalg.ErrShape},
+		{"NewDenseFull asymmetric", func() error {
+			_, err := NewDenseFull(mat.NewDense(2, 2, []float64{1, 2, 3, 4}))
+			return err
+		}, ErrNotSymmetric},
+		{"NewDenseFull NaN", func() error { _, err := NewDenseFull(mat.NewDense(1, 1, []float64{math.NaN()})); return err }, linalg.ErrNonFinite},
+		{"NewCSR nil", func() error { _, err := NewCSR(nil); return err }, linalg.ErrEmpty},
+		{"NewCSR non-square", func() error { _, err := NewCSR(rect); return err }, linalg.ErrShape},
+		{"NewCSR empty", func() error { _, err := NewCSR(empty); return err }, linalg.ErrEmpty},
+		{"NewCSR asymmetric", func() error { _, err := NewCSR(asym); return err }, ErrNotSymmetric},
+		{"NewCSR NaN", func() error { _, err := NewCSR(nanCSR); return err }, linalg.ErrNonFinite},
+		{"NewCSR inconsistent", func() error { _, err := NewCSR(broken); return err }, linalg.ErrInvalid},
+		{"DForEnergy frac 0", func() error { _, err := DForEnergy([]float64{1}, 1, 0); return err }, linalg.ErrSettings},
+		{"DForEnergy frac NaN", func() error { _, err := DForEnergy([]float64{1}, 1, math.NaN()); return err }, linalg.ErrSettings},
+		{"DForEnergy total 0", func() error { _, err := DForEnergy([]float64{1}, 0, 0.5); return err }, linalg.ErrSettings},
+		{"DForEnergy total Inf", func() error { _, err := DForEnergy([]float64{1}, math.Inf(1), 0.5); return err }, linalg.ErrNonFinite},
+		{"TopD nil", func() error { _, err := TopD(context.Background(), nil, 1, nil); return err }, linalg.ErrEmpty},
+		{"TopD Block too large", func() error {
+			op, _ := NewDense(withSpectrum(linspace(30, 0, 1), 1))
+			_, err := Block{}.Solve(context.Background(), op, 2, &Settings{BlockSize: 65})
+			return err
+		}, linalg.ErrSettings},
+	} {
+		err := tc.err()
+		if !errors.Is(err, tc.want) || !errors.Is(err, linalg.ErrInvalid) {
+			t.Errorf("%s: error %v, want %v (and linalg.ErrInvalid)", tc.name, err, tc.want)
+		}
+		var le *linalg.Error
+		if !errors.As(err, &le) || !strings.HasPrefix(le.Op, "eig.") {
+			t.Errorf("%s: error %v is not a *linalg.Error naming an eig function", tc.name, err)
+		}
 	}
 }
 
@@ -184,7 +233,7 @@ func TestCancelPrompt(t *testing.T) {
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("error %v, want deadline exceeded", err)
 			}
-			if res.Status != Canceled {
+			if res.Status != linalg.Canceled {
 				t.Errorf("status %v", res.Status)
 			}
 			// One product (2 ms) plus bookkeeping after the deadline; 1 s
@@ -196,16 +245,17 @@ func TestCancelPrompt(t *testing.T) {
 	}
 }
 
-// TestIterationLimit expects the best pairs and ErrNotConverged.
+// TestIterationLimit expects the best pairs, status IterationLimit and no
+// error: stopping at the limit is an outcome.
 func TestIterationLimit(t *testing.T) {
 	op, _ := NewDense(withSpectrum(linspace(200, 0, 1), 4))
 	for _, s := range solvers[1:] {
 		t.Run("solver="+s.Name(), func(t *testing.T) {
 			res, err := s.Solve(context.Background(), op, 5, &Settings{MaxIter: 6})
-			if !errors.Is(err, ErrNotConverged) {
-				t.Fatalf("error %v, want ErrNotConverged", err)
+			if err != nil {
+				t.Fatalf("error %v, want nil", err)
 			}
-			if res.Status != IterationLimit || len(res.Values) == 0 || len(res.Residuals) != len(res.Values) {
+			if res.Status != linalg.IterationLimit || len(res.Values) == 0 || len(res.Residuals) != len(res.Values) {
 				t.Fatalf("status %v with %d values", res.Status, len(res.Values))
 			}
 			if res.Converged >= 5 {
@@ -439,11 +489,11 @@ func TestNewDenseShared(t *testing.T) {
 		{"far", far, ErrNotSymmetric},
 		{"diagonal block", inBlock, ErrNotSymmetric},
 		{"last rows", last, ErrNotSymmetric},
-		{"NaN", nan, ErrNotFinite},
-		{"Inf", inf, ErrNotFinite},
-		{"view", view, ErrInvalid},
-		{"nil", nil, ErrInvalid},
-		{"empty", &mat.SymDense{}, ErrInvalid},
+		{"NaN", nan, linalg.ErrNonFinite},
+		{"Inf", inf, linalg.ErrNonFinite},
+		{"view", view, linalg.ErrShape},
+		{"nil", nil, linalg.ErrEmpty},
+		{"empty", &mat.SymDense{}, linalg.ErrEmpty},
 	} {
 		if _, err := NewDenseShared(tc.a); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
@@ -452,8 +502,8 @@ func TestNewDenseShared(t *testing.T) {
 	// NewDenseFull reads both triangles: a NaN below the diagonal is not
 	// finite (rather than merely asymmetric).
 	lowNaN := mat.NewDense(2, 2, []float64{1, 0, math.NaN(), 1})
-	if _, err := NewDenseFull(lowNaN); !errors.Is(err, ErrNotFinite) {
-		t.Errorf("NewDenseFull with a NaN below the diagonal: %v, want %v", err, ErrNotFinite)
+	if _, err := NewDenseFull(lowNaN); !errors.Is(err, linalg.ErrNonFinite) {
+		t.Errorf("NewDenseFull with a NaN below the diagonal: %v, want %v", err, linalg.ErrNonFinite)
 	}
 	// Zeros of opposite signs are equal: symmetric.
 	zeros := mat.NewSymDense(2, []float64{1, 0, math.Copysign(0, -1), 1})
@@ -468,7 +518,7 @@ type vecOnly struct {
 	calls int
 }
 
-func (v *vecOnly) Dim() int { return v.op.Dim() }
+func (v *vecOnly) Dims() (r, c int) { return v.op.Dims() }
 
 func (v *vecOnly) MulVecTo(dst, x []float64) {
 	v.calls++
@@ -505,6 +555,22 @@ func TestProductsCount(t *testing.T) {
 		if res.MatVecs != vo.calls || res.Products != vo.calls {
 			t.Errorf("%s (vector operator): MatVecs %d, Products %d; the operator saw %d calls",
 				s.Name(), res.MatVecs, res.Products, vo.calls)
+		}
+	}
+}
+
+// TestSentinels: the package's own sentinels are input errors, ErrRank a
+// degenerate input.
+func TestSentinels(t *testing.T) {
+	for _, tc := range []struct {
+		err, want error
+	}{
+		{ErrNotSymmetric, linalg.ErrInvalid},
+		{ErrRank, linalg.ErrInvalid},
+		{ErrRank, linalg.ErrDegenerate},
+	} {
+		if !errors.Is(tc.err, tc.want) {
+			t.Errorf("%v does not wrap %v", tc.err, tc.want)
 		}
 	}
 }

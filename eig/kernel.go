@@ -53,22 +53,15 @@ func dotsNT(fast bool, c []float64, ci, cv int, a []float64, lda, rows int, x []
 // tileChunk is the column chunk of dotsTiles for a streamed matrix: three
 // rows of 128 entries (3 KiB) stay in the first-level cache while every
 // group of vectors is applied to them, and so do the chunks of eight
-// vectors (8 KiB) while they are applied to a panel of rows. Measured on
-// the n = 4000 kernel with 8 vectors: 5.2 ms per block product against 6.4
-// ms without chunks (chunks of 192 to 384 entries did about as well there,
-// 64 and 4096 worse); with the panels below, chunks of 128 gave the faster
-// solves.
+// vectors (8 KiB) while they are applied to a panel of rows. The size was
+// chosen by timing block products and solves on large dense kernels.
 const tileChunk = 128
 
 // tilePanel is the number of row triples in a panel of dotsTiles for a
 // streamed matrix: each chunk of the vectors is applied to every triple of
 // the panel before the next chunk, so that the vectors are read from the
-// first-level cache four times per chunk instead of once. Measured at
-// n = 4000, d = 20 (default solver, the variants alternated solve by solve,
-// 30 each): panels of 4 with chunks of 128 made the solve 3.3% and 6.8%
-// faster in two runs than single triples with chunks of 256 (panels of 2:
-// 3.9%; 6: 3.2%; 8: 2.1%; single triples with chunks of 128: 1.4%); alone,
-// a product of eight vectors was 5.8% faster and one of twenty 2.2%.
+// first-level cache four times per chunk instead of once. The size was
+// chosen, with tileChunk, by timing solves on large dense kernels.
 const tilePanel = 4
 
 // tileGroups is the number of groups of four vectors dotsTiles handles in
@@ -112,13 +105,9 @@ func dotsTiles(c []float64, ci, cv int, a []float64, lda, rows int, x []float64,
 	// dot3x4, and with AVX-512, for a streamed matrix, eight at a time with
 	// dot3x8y (the same 3-row tile for eight vectors, whose 24 accumulators
 	// need the 32 registers of AVX-512 VL), which reads each entry of a
-	// once per eight vectors, then fours for the rest. Measured on the
-	// n = 4000 kernel (same runs): a product of eight vectors 18% faster
-	// than two groups of four (4.88 against 5.97 ms), the default solve at
-	// d = 20 6.8% faster, and another 5% from taking the 20-vector check
-	// and refinement by eights. With the matrix (or basis) in cache the
-	// eight-vector tile made the d = 20 solve 16% slower, so those
-	// products stay with dot3x4.
+	// once per eight vectors, then fours for the rest. With the matrix (or
+	// basis) in cache the eight-vector tile is slower, so those products
+	// stay with dot3x4.
 	var gs [4 * tileGroups]int8 // group sizes: 4 (dot3x4) or 8 (dot3x8y)
 	ng := 0
 	v0 := 0
@@ -205,11 +194,9 @@ const bcastChunk = 128
 // least 8n entries): entry j of all eight in one register, so that each
 // entry of a is the broadcast operand of one fused multiply-add and the
 // products need no horizontal sums. Twelve rows at a time; the rows left
-// over go to dotsNT. Measured on the n = 4000 kernel (products alternated
-// one by one, 200 each): 0.89 of the time of dotsTiles' 3 x 8 tiles, the
-// interleaving included, and about the time of reading the matrix once; on
-// data in the first-level cache bcast12x8 runs at the cores' peak of
-// fused multiply-adds.
+// over go to dotsNT. On a streamed matrix it is faster than dotsTiles' 3 x 8
+// tiles, the interleaving included, and close to the time of reading the
+// matrix once.
 func dots8Bcast(c []float64, ci, cv int, a []float64, lda, rows int, x []float64, ldx, n int, xi []float64) {
 	xi = xi[:8*n]
 	x0, x1, x2, x3 := x[:n], x[ldx:ldx+n], x[2*ldx:2*ldx+n], x[3*ldx:3*ldx+n]

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/internal/benchdata"
+	"ukm/linalg"
 )
 
 // TestRecurrenceBasis checks the Krylov basis that the block recurrence
@@ -44,13 +45,13 @@ func TestRecurrenceBasis(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg, err := validate(ctx, op, tc.d, nil)
+			cfg, _, err := validate(ctx, "test", op, tc.d, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			k := newKrylov(op, cfg, tc.p, tc.m, true)
 			c, status, err := k.run(ctx)
-			if err != nil || status != Success {
+			if err != nil || status != linalg.Converged {
 				t.Fatalf("run: status %v, err %v", status, err)
 			}
 			n := cfg.n

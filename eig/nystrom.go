@@ -16,11 +16,6 @@ import (
 	"ukm/linalg"
 )
 
-// ErrRank is wrapped by the error Nystrom returns when the landmark kernel
-// has fewer than k eigenvalues above the cut-off (see NystromSettings.RCond),
-// so that k eigenpairs of the approximation do not exist.
-var ErrRank = errors.New("eig: Nystrom landmark kernel rank below k")
-
 // DefaultRCond is the relative cut-off on the eigenvalues of the landmark
 // kernel W used when NystromSettings.RCond is zero: directions of W with an
 // eigenvalue at most DefaultRCond times the largest are dropped from W^+.
@@ -105,13 +100,19 @@ type NystromResult struct {
 //
 // Time O(n m p + n m^2 + m^3) for p features; memory O(n m) when C is cached
 // (see MaxCache), else O(n k + m^2). The context is checked between blocks of
-// rows. Errors wrap ErrInvalid for bad arguments (nil kernel or data, NaN or
-// Inf, m outside [1, n], k outside [1, m], bad settings, an invalid kernel
-// parameter), ErrRank when the landmark kernel has rank below k, or the
-// context's error.
+// rows.
+//
+// Errors (with a nil result): input errors wrap linalg.ErrInvalid through
+// linalg.ErrSettings (a nil context or kernel, m outside [1, n], k outside
+// [1, m], bad settings, an invalid kernel parameter), linalg.ErrEmpty (nil
+// or empty data), linalg.ErrNonFinite (NaN or Inf in the data or the
+// kernel's values) or ErrRank (the landmark kernel has rank below k); a
+// cancelled context gives an error wrapping the context's; and a breakdown
+// of the dense eigensolver, which is not the input's fault, an error
+// wrapping linalg.ErrNumerical.
 func Nystrom(ctx context.Context, kern linalg.Kernel, x *mat.Dense, m, k int, s *NystromSettings) (*NystromResult, error) {
-	if ctx == nil {
-		return nil, fmt.Errorf("%w: Nystrom: nil context", ErrInvalid)
+	if err := linalg.CheckContext(nystromOp, ctx); err != nil {
+		return nil, err
 	}
 	var set NystromSettings
 	if s != nil {
@@ -143,12 +144,12 @@ func Nystrom(ctx context.Context, kern linalg.Kernel, x *mat.Dense, m, k int, s 
 	se := newSymEig(m)
 	lam := make([]float64, m) // ascending
 	if !se.factorize(m, wd, lam) {
-		return nil, fmt.Errorf("%w: Nystrom: eigendecomposition of the landmark kernel failed", ErrInvalid)
+		return nil, fmt.Errorf("%s: eigendecomposition of the landmark kernel did not converge: %w", nystromOp, linalg.ErrNumerical)
 	}
 	uw := mat.NewDense(m, m, wd)
 	lmax := lam[m-1]
 	if !(lmax > 0) {
-		return nil, fmt.Errorf("%w: the landmark kernel has no positive eigenvalue", ErrRank)
+		return nil, linalg.Errorf(ErrRank, nystromOp, "the landmark kernel has no positive eigenvalue")
 	}
 	cut := set.RCond * lmax
 	r := 0
@@ -159,7 +160,7 @@ func Nystrom(ctx context.Context, kern linalg.Kernel, x *mat.Dense, m, k int, s 
 	}
 	res.Rank = r
 	if r < k {
-		return nil, fmt.Errorf("%w: %d eigenvalues of the %d x %d landmark kernel exceed %g times the largest, k = %d", ErrRank, r, m, m, set.RCond, k)
+		return nil, linalg.Errorf(ErrRank, nystromOp, "%d eigenvalues of the %d x %d landmark kernel exceed %g times the largest, k = %d", r, m, m, set.RCond, k)
 	}
 
 	src := newCrossSource(kern, x, xl, set.MaxCache)
@@ -245,7 +246,7 @@ func Nystrom(ctx context.Context, kern linalg.Kernel, x *mat.Dense, m, k int, s 
 			return nil, err
 		}
 		if bad >= 0 {
-			return nil, fmt.Errorf("%w: approximate degree %g of point %d is not positive", ErrRank, res.Degrees[bad], bad)
+			return nil, linalg.Errorf(ErrRank, nystromOp, "approximate degree %g of point %d is not positive", res.Degrees[bad], bad)
 		}
 		if degZ != nil && !src.cached {
 			src.scale = make([]float64, n)
@@ -273,7 +274,7 @@ func Nystrom(ctx context.Context, kern linalg.Kernel, x *mat.Dense, m, k int, s 
 		}
 		sig := make([]float64, r) // ascending
 		if !se.factorize(r, gd, sig) {
-			return nil, fmt.Errorf("%w: Nystrom: eigendecomposition of GᵀG failed", ErrInvalid)
+			return nil, fmt.Errorf("%s: eigendecomposition of GᵀG did not converge: %w", nystromOp, linalg.ErrNumerical)
 		}
 		q := mat.NewDense(r, r, gd)
 		res.Values = make([]float64, k)
@@ -284,7 +285,7 @@ func Nystrom(ctx context.Context, kern linalg.Kernel, x *mat.Dense, m, k int, s 
 		for j := 0; j < k; j++ {
 			c := r - 1 - j
 			if !(sig[c] > sigCut) {
-				return nil, fmt.Errorf("%w: eigenvalue %d of the approximation is %g, not above the cut-off %g", ErrRank, j, sig[c], sigCut)
+				return nil, linalg.Errorf(ErrRank, nystromOp, "eigenvalue %d of the approximation is %g, not above the cut-off %g", j, sig[c], sigCut)
 			}
 			res.Values[j] = sig[c]
 			f := 1 / math.Sqrt(sig[c])
@@ -313,28 +314,32 @@ func Nystrom(ctx context.Context, kern linalg.Kernel, x *mat.Dense, m, k int, s 
 	return res, nil
 }
 
+// nystromOp names Nystrom in its errors.
+const nystromOp = "eig.Nystrom"
+
 func checkNystrom(kern linalg.Kernel, x *mat.Dense, m, k int, s *NystromSettings) error {
-	if kern == nil {
-		return fmt.Errorf("%w: Nystrom: nil kernel", ErrInvalid)
+	const op = nystromOp
+	if isNilOrEmpty(kern) {
+		return linalg.Errorf(linalg.ErrSettings, op, "kernel is nil")
 	}
 	if x == nil || x.IsEmpty() {
-		return fmt.Errorf("%w: Nystrom: empty data", ErrInvalid)
+		return linalg.Errorf(linalg.ErrEmpty, op, "data matrix is nil or empty")
 	}
 	n, _ := x.Dims()
 	if m < 1 || m > n {
-		return fmt.Errorf("%w: Nystrom: %d landmarks for %d points, want 1 <= m <= n", ErrInvalid, m, n)
+		return linalg.Errorf(linalg.ErrSettings, op, "%d landmarks for %d points, want 1 <= m <= n", m, n)
 	}
 	if k < 1 || k > m {
-		return fmt.Errorf("%w: Nystrom: k = %d eigenpairs from %d landmarks, want 1 <= k <= m", ErrInvalid, k, m)
+		return linalg.Errorf(linalg.ErrSettings, op, "k = %d eigenpairs from %d landmarks, want 1 <= k <= m", k, m)
 	}
-	if math.IsNaN(s.RCond) || s.RCond < 0 || s.RCond >= 1 {
-		return fmt.Errorf("%w: Nystrom: RCond %v outside [0, 1)", ErrInvalid, s.RCond)
+	if !(s.RCond >= 0 && s.RCond < 1) {
+		return linalg.Errorf(linalg.ErrSettings, op, "RCond = %v, want a value in [0, 1) (0 = default)", s.RCond)
 	}
 	if s.RCond == 0 {
 		s.RCond = DefaultRCond
 	}
 	if s.Normalized && s.Extension {
-		return fmt.Errorf("%w: Nystrom: Normalized and Extension cannot be combined", ErrInvalid)
+		return linalg.Errorf(linalg.ErrSettings, op, "Normalized and Extension cannot be combined")
 	}
 	if s.MaxCache == 0 {
 		s.MaxCache = DefaultNystromCache
@@ -343,25 +348,25 @@ func checkNystrom(kern linalg.Kernel, x *mat.Dense, m, k int, s *NystromSettings
 	for i := 0; i < raw.Rows; i++ {
 		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: Nystrom: x[%d][%d] = %v", ErrInvalid, i, j, v)
+				return linalg.Errorf(linalg.ErrNonFinite, op, "data entry (%d,%d) = %v is not finite", i, j, v)
 			}
 		}
 	}
 	if v, ok := kern.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
-			return fmt.Errorf("%w: Nystrom: %w", ErrInvalid, err)
+			return linalg.Errorf(linalg.ErrSettings, op, "%w", err)
 		}
 	}
 	return nil
 }
 
 // wrapKernelErr reports a failure of the kernel builders: the context's error
-// if it was cancelled, otherwise bad input.
+// if it was cancelled, otherwise bad input of the kind the builder names.
 func wrapKernelErr(ctx context.Context, err error) error {
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return fmt.Errorf("eig: Nystrom: %w", err)
+		return canceled(nystromOp, err)
 	}
-	return fmt.Errorf("%w: Nystrom: %w", ErrInvalid, err)
+	return linalg.Errorf(kindOf(err), nystromOp, "%w", err)
 }
 
 // sampleLandmarks draws m of the indices 0..n-1 uniformly without
@@ -415,7 +420,7 @@ func (s *crossSource) each(ctx context.Context, f func(r0 int, cb *mat.Dense)) e
 	}
 	for r0 := 0; r0 < n; r0 += nystromBlock {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("eig: Nystrom: %w", err)
+			return canceled(nystromOp, err)
 		}
 		r1 := min(r0+nystromBlock, n)
 		var cb *mat.Dense

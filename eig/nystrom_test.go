@@ -372,21 +372,21 @@ func TestNystromErrors(t *testing.T) {
 		set  *NystromSettings
 		want error
 	}{
-		{"m>n", context.Background(), kern, x, 21, 2, nil, ErrInvalid},
-		{"m=0", context.Background(), kern, x, 0, 1, nil, ErrInvalid},
-		{"m<0", context.Background(), kern, x, -3, 1, nil, ErrInvalid},
-		{"k>m", context.Background(), kern, x, 5, 6, nil, ErrInvalid},
-		{"k=0", context.Background(), kern, x, 5, 0, nil, ErrInvalid},
-		{"nan", context.Background(), kern, nan, 5, 2, nil, ErrInvalid},
-		{"inf", context.Background(), kern, inf, 5, 2, nil, ErrInvalid},
-		{"nil x", context.Background(), kern, nil, 5, 2, nil, ErrInvalid},
-		{"empty x", context.Background(), kern, &mat.Dense{}, 5, 2, nil, ErrInvalid},
-		{"nil kernel", context.Background(), nil, x, 5, 2, nil, ErrInvalid},
-		{"bad gamma", context.Background(), linalg.RBF{Gamma: -1}, x, 5, 2, nil, ErrInvalid},
-		{"nil ctx", nil, kern, x, 5, 2, nil, ErrInvalid},
-		{"rcond", context.Background(), kern, x, 5, 2, &NystromSettings{RCond: 1}, ErrInvalid},
-		{"rcond nan", context.Background(), kern, x, 5, 2, &NystromSettings{RCond: math.NaN()}, ErrInvalid},
-		{"normalized extension", context.Background(), kern, x, 5, 2, &NystromSettings{Normalized: true, Extension: true}, ErrInvalid},
+		{"m>n", context.Background(), kern, x, 21, 2, nil, linalg.ErrSettings},
+		{"m=0", context.Background(), kern, x, 0, 1, nil, linalg.ErrSettings},
+		{"m<0", context.Background(), kern, x, -3, 1, nil, linalg.ErrSettings},
+		{"k>m", context.Background(), kern, x, 5, 6, nil, linalg.ErrSettings},
+		{"k=0", context.Background(), kern, x, 5, 0, nil, linalg.ErrSettings},
+		{"nan", context.Background(), kern, nan, 5, 2, nil, linalg.ErrNonFinite},
+		{"inf", context.Background(), kern, inf, 5, 2, nil, linalg.ErrNonFinite},
+		{"nil x", context.Background(), kern, nil, 5, 2, nil, linalg.ErrEmpty},
+		{"empty x", context.Background(), kern, &mat.Dense{}, 5, 2, nil, linalg.ErrEmpty},
+		{"nil kernel", context.Background(), nil, x, 5, 2, nil, linalg.ErrSettings},
+		{"bad gamma", context.Background(), linalg.RBF{Gamma: -1}, x, 5, 2, nil, linalg.ErrSettings},
+		{"nil ctx", nil, kern, x, 5, 2, nil, linalg.ErrSettings},
+		{"rcond", context.Background(), kern, x, 5, 2, &NystromSettings{RCond: 1}, linalg.ErrSettings},
+		{"rcond nan", context.Background(), kern, x, 5, 2, &NystromSettings{RCond: math.NaN()}, linalg.ErrSettings},
+		{"normalized extension", context.Background(), kern, x, 5, 2, &NystromSettings{Normalized: true, Extension: true}, linalg.ErrSettings},
 		// A linear kernel on 2 features has rank 2: 3 pairs do not exist.
 		{"rank", context.Background(), linalg.Linear{}, x, 10, 3, nil, ErrRank},
 		{"zero kernel", context.Background(), linalg.Linear{}, mat.NewDense(5, 2, nil), 3, 1, nil, ErrRank},
@@ -394,8 +394,8 @@ func TestNystromErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := Nystrom(tc.ctx, tc.kern, tc.x, tc.m, tc.k, tc.set)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
+			if !errors.Is(err, tc.want) || !errors.Is(err, linalg.ErrInvalid) {
+				t.Fatalf("error %v, want %v (and linalg.ErrInvalid)", err, tc.want)
 			}
 			if r != nil {
 				t.Error("result returned with an error")

@@ -34,11 +34,9 @@ func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat
 		// Every step takes only the residuals above the floor: the
 		// couplings among all the pairs, which the step also corrects,
 		// come from the residuals' components along Y and cost no
-		// product. Taking every residual in the first step took the
-		// worst residual of the n = 4000, d = 20 benchmark kernel to 0.95
-		// units instead of 1.2, for 20 vectors in the product instead of
-		// 5 (the worst over the benchmark kernels is now 1.5; ARPACK's
-		// are 2.1 to 3.3 on the same kernels).
+		// product. Taking every residual in the first step would lower
+		// the worst residual only slightly, for several times the
+		// products.
 		v, r, yn, ayn, done := k.refine(y, ay, floor, &w, pass%2)
 		if !done {
 			break
@@ -61,8 +59,8 @@ func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat
 // solve, allocated by the first step that needs them: the stacked basis
 // and its images (nw rows and the residuals that join), the residuals,
 // and two pairs of output vectors and images, used alternately so that a
-// step that fails leaves the previous step's output intact. At
-// n = 100,000 and 20 pairs, three steps allocated 300 MB without it.
+// step that fails leaves the previous step's output intact. Without it
+// every step would allocate O(n d) anew.
 type refineWork struct {
 	basis, img, r *mat.Dense
 	out           [2][2]*mat.Dense
@@ -97,9 +95,8 @@ func firstRows(m **mat.Dense, r, n int) *mat.Dense {
 // compensated dot products, and the projected matrix, whose off-diagonal
 // entries are tiny next to its diagonal, is diagonalised by Jacobi
 // rotations, which compute the small rotation angles to high relative
-// accuracy. On the n = 2000 and 4000 RBF kernels of the benchmarks this
-// takes the worst residual from 6-7 to 1.0-1.2 units of round-off (2^-52)
-// times ||A||, evaluated in twice the working precision.
+// accuracy. This takes the residuals to about one unit of round-off
+// (2^-52) times ||A||, evaluated in twice the working precision.
 //
 // Only the residuals of pairs above floor (an absolute residual norm) join
 // the basis, so a repeated step costs products only for the pairs that

@@ -18,9 +18,9 @@ import (
 // kernels), then runs implicit QL iterations with Wilkinson shifts on the
 // tridiagonal matrix. The rotations are accumulated into the rows of Qᵀ,
 // which are contiguous, instead of the columns of Q (gonum's Dsteqr with
-// Dlasr walks the columns of a row-major matrix with a stride): on the
-// projected problems of a solve this made the eigensolver about five times
-// faster than gonum's Dsyev.
+// Dlasr walks the columns of a row-major matrix with a stride), which makes
+// it several times faster than gonum's Dsyev on the projected problems of
+// a solve.
 type symEig struct {
 	d, e, tau []float64
 	p, w      []float64 // work vectors of the tridiagonal reduction

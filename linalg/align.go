@@ -329,16 +329,16 @@ func OneHot(y []int, c int) (*mat.Dense, error) {
 		return nil, newErr(ErrEmpty, op, "no labels")
 	}
 	if c < 1 {
-		return nil, newErr(ErrParam, op, "number of classes %d must be at least 1", c)
+		return nil, newErr(ErrSettings, op, "number of classes %d must be at least 1", c)
 	}
 	if c > math.MaxInt/8/len(y) {
 		// The n x c matrix could not be allocated (make would panic).
-		return nil, newErr(ErrParam, op, "number of classes %d is too large for %d labels", c, len(y))
+		return nil, newErr(ErrSettings, op, "number of classes %d is too large for %d labels", c, len(y))
 	}
 	out := mat.NewDense(len(y), c, nil)
 	for i, l := range y {
 		if l < 0 || l >= c {
-			return nil, newErr(ErrParam, op, "label y[%d] = %d outside [0,%d)", i, l, c)
+			return nil, newErr(ErrSettings, op, "label y[%d] = %d outside [0,%d)", i, l, c)
 		}
 		out.Set(i, l, 1)
 	}

@@ -218,7 +218,7 @@ func TestAlignmentLowRank(t *testing.T) {
 		if d := maxAbsDiff(&pp, da); d > 1e-12 {
 			t.Errorf("Phi Phi^T differs by %g", d)
 		}
-		if _, err := b.Features(); !errors.Is(err, ErrParam) {
+		if _, err := b.Features(); !errors.Is(err, ErrSettings) {
 			t.Errorf("negative weight: got %v", err)
 		}
 	}
@@ -247,7 +247,7 @@ func TestAlignmentBadInput(t *testing.T) {
 		{"factor rows", second(TargetAlignmentFactor(k, mat.NewDense(2, 1, nil))), ErrShape},
 		{"lowrank shape", second(NewLowRank(mat.NewDense(3, 2, nil), []float64{1})), ErrShape},
 		{"lowrank nan", second(NewLowRank(mat.NewDense(3, 1, nil), []float64{math.Inf(1)})), ErrNonFinite},
-		{"onehot label", second(OneHot([]int{0, 3}, 3)), ErrParam},
+		{"onehot label", second(OneHot([]int{0, 3}, 3)), ErrSettings},
 	}
 	for _, c := range cases {
 		if !errors.Is(c.err, c.kind) {

@@ -116,13 +116,13 @@ func ApproxNearestNeighbors(ctx context.Context, x *mat.Dense, k int, opt *Appro
 	}
 	switch {
 	case o.Trees < 0:
-		return nil, nil, newErr(ErrParam, op, "Trees = %d is negative", o.Trees)
+		return nil, nil, newErr(ErrSettings, op, "Trees = %d is negative", o.Trees)
 	case o.LeafSize < 0 || o.LeafSize > MaxApproxLeafSize:
-		return nil, nil, newErr(ErrParam, op, "LeafSize = %d is outside [0, %d]", o.LeafSize, MaxApproxLeafSize)
+		return nil, nil, newErr(ErrSettings, op, "LeafSize = %d is outside [0, %d]", o.LeafSize, MaxApproxLeafSize)
 	case o.MaxIters < 0:
-		return nil, nil, newErr(ErrParam, op, "MaxIters = %d is negative", o.MaxIters)
+		return nil, nil, newErr(ErrSettings, op, "MaxIters = %d is negative", o.MaxIters)
 	case !(o.Delta >= 0 && o.Delta <= 1):
-		return nil, nil, newErr(ErrParam, op, "Delta = %v is outside [0, 1]", o.Delta)
+		return nil, nil, newErr(ErrSettings, op, "Delta = %v is outside [0, 1]", o.Delta)
 	}
 	n, p, err := checkData(op, x)
 	if err != nil {
@@ -130,9 +130,9 @@ func ApproxNearestNeighbors(ctx context.Context, x *mat.Dense, k int, opt *Appro
 	}
 	switch {
 	case k < 1 || k >= n:
-		return nil, nil, newErr(ErrParam, op, "k = %d must satisfy 1 <= k <= n-1 = %d", k, n-1)
+		return nil, nil, newErr(ErrSettings, op, "k = %d must satisfy 1 <= k <= n-1 = %d", k, n-1)
 	case n > math.MaxInt32:
-		return nil, nil, newErr(ErrParam, op, "n = %d exceeds %d rows", n, math.MaxInt32)
+		return nil, nil, newErr(ErrSettings, op, "n = %d exceeds %d rows", n, math.MaxInt32)
 	}
 	idx, dist2 = make([]int, n*k), make([]float64, n*k)
 	switch {

@@ -330,22 +330,22 @@ func TestApproxBadInput(t *testing.T) {
 		opt  *ApproxOptions
 		want error
 	}{
-		{"nil ctx", nilCtx, x, 2, nil, ErrParam},
+		{"nil ctx", nilCtx, x, 2, nil, ErrSettings},
 		{"nil x", ctx, nil, 2, nil, ErrEmpty},
 		{"empty x", ctx, &mat.Dense{}, 2, nil, ErrEmpty},
 		{"NaN", ctx, nanX, 2, nil, ErrNonFinite},
 		{"Inf", ctx, infX, 2, nil, ErrNonFinite},
-		{"k=0", ctx, x, 0, nil, ErrParam},
-		{"k<0", ctx, x, -3, nil, ErrParam},
-		{"k=n", ctx, x, 50, nil, ErrParam},
-		{"Trees<0", ctx, x, 2, &ApproxOptions{Trees: -1}, ErrParam},
-		{"LeafSize<0", ctx, x, 2, &ApproxOptions{LeafSize: -1}, ErrParam},
-		{"LeafSize>max", ctx, x, 2, &ApproxOptions{LeafSize: MaxApproxLeafSize + 1}, ErrParam},
-		{"MaxIters<0", ctx, x, 2, &ApproxOptions{MaxIters: -2}, ErrParam},
-		{"Delta<0", ctx, x, 2, &ApproxOptions{Delta: -0.1}, ErrParam},
-		{"Delta>1", ctx, x, 2, &ApproxOptions{Delta: 1.5}, ErrParam},
-		{"Delta NaN", ctx, x, 2, &ApproxOptions{Delta: math.NaN()}, ErrParam},
-		{"Delta Inf", ctx, x, 2, &ApproxOptions{Delta: math.Inf(1)}, ErrParam},
+		{"k=0", ctx, x, 0, nil, ErrSettings},
+		{"k<0", ctx, x, -3, nil, ErrSettings},
+		{"k=n", ctx, x, 50, nil, ErrSettings},
+		{"Trees<0", ctx, x, 2, &ApproxOptions{Trees: -1}, ErrSettings},
+		{"LeafSize<0", ctx, x, 2, &ApproxOptions{LeafSize: -1}, ErrSettings},
+		{"LeafSize>max", ctx, x, 2, &ApproxOptions{LeafSize: MaxApproxLeafSize + 1}, ErrSettings},
+		{"MaxIters<0", ctx, x, 2, &ApproxOptions{MaxIters: -2}, ErrSettings},
+		{"Delta<0", ctx, x, 2, &ApproxOptions{Delta: -0.1}, ErrSettings},
+		{"Delta>1", ctx, x, 2, &ApproxOptions{Delta: 1.5}, ErrSettings},
+		{"Delta NaN", ctx, x, 2, &ApproxOptions{Delta: math.NaN()}, ErrSettings},
+		{"Delta Inf", ctx, x, 2, &ApproxOptions{Delta: math.Inf(1)}, ErrSettings},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			idx, _, err := ApproxNearestNeighbors(c.ctx, c.x, c.k, c.opt)
@@ -399,8 +399,8 @@ func TestApproxCancel(t *testing.T) {
 // ApproxNearestNeighbors with the default options.
 func TestKNNApproxMethod(t *testing.T) {
 	ctx := context.Background()
-	if _, _, err := NearestNeighbors(ctx, randNormal(1, 50, 3), 50, KNNApprox); !errors.Is(err, ErrParam) {
-		t.Fatalf("k = n: got %v, want ErrParam", err)
+	if _, _, err := NearestNeighbors(ctx, randNormal(1, 50, 3), 50, KNNApprox); !errors.Is(err, ErrSettings) {
+		t.Fatalf("k = n: got %v, want ErrSettings", err)
 	}
 	for _, x := range []*mat.Dense{annLowRankData(19, 4000, 10, 10), randNormal(20, 300, 4)} {
 		gi, gd, err := NearestNeighbors(ctx, x, 8, KNNApprox)

@@ -232,7 +232,7 @@ func RBFFromDistances(dst, d *mat.SymDense, gamma float64) error {
 		return newErr(ErrShape, op, "destination is nil")
 	}
 	if !(gamma > 0) || math.IsInf(gamma, 0) {
-		return newErr(ErrParam, op, "gamma must be positive and finite, got %v", gamma)
+		return newErr(ErrSettings, op, "gamma must be positive and finite, got %v", gamma)
 	}
 	n := d.SymmetricDim()
 	if dst.IsEmpty() {

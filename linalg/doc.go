@@ -33,11 +33,29 @@
 // identical graphs. Laplacian, Degrees and Components complete the graph
 // tools.
 //
-// # Errors
+// # The module's vocabulary: errors and statuses
+//
+// linalg is the ground floor of the module, and it owns the vocabulary every
+// other package speaks (as gonum's mat owns ErrShape):
+//
+//   - ErrInvalid is wrapped by every error, in any package of ukm, that the
+//     caller's input or settings caused. Its kinds ErrEmpty, ErrNonFinite,
+//     ErrShape, ErrSettings, ErrLabels, ErrNotPSD and ErrDegenerate name
+//     the condition; each wraps ErrInvalid. Error is the type of these
+//     errors (Op names the function), built with Errorf; NewKind makes a
+//     package's own kind. CheckContext, CheckTol, CheckCount and CheckIn
+//     validate settings the same way everywhere.
+//   - Status says how a solver ended, with the same names in every package
+//     (NotRun, Converged, Optimal, Infeasible, Unbounded, IterationLimit,
+//     Stalled, Canceled, NumericalFailure). Stopping early is an outcome,
+//     reported in the status with a nil error; Status.Err gives the
+//     matching error (ErrIterationLimit, ErrStalled, ...) on request.
+//
+// # Errors of this package
 //
 // Bad input (NaN or Inf, wrong shapes, nil or empty data, invalid
 // parameters, a nil context, an inconsistent CSR or LowRank) is reported as
-// an *Error wrapping one of ErrEmpty, ErrNonFinite, ErrShape, ErrParam or
+// an *Error wrapping one of ErrEmpty, ErrNonFinite, ErrShape, ErrSettings or
 // ErrDegenerate; long computations take a context and return its error,
 // wrapped, when cancelled. Data whose squared distances overflow or
 // underflow (coordinates beyond about 1e154, or all distinct points closer

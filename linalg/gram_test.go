@@ -175,14 +175,14 @@ func TestGramBadInput(t *testing.T) {
 		x    *mat.Dense
 		kind error
 	}{
-		{"nil kernel", nil, x, ErrParam},
-		{"gamma=0", RBF{}, x, ErrParam},
-		{"gamma<0", RBF{Gamma: -1}, x, ErrParam},
-		{"gamma=NaN", RBF{Gamma: math.NaN()}, x, ErrParam},
-		{"gamma=Inf", RBF{Gamma: math.Inf(1)}, x, ErrParam},
-		{"degree=0", Polynomial{}, x, ErrParam},
-		{"offset<0", Polynomial{Degree: 2, Offset: -1}, x, ErrParam},
-		{"scale=NaN", Polynomial{Degree: 2, Scale: math.NaN()}, x, ErrParam},
+		{"nil kernel", nil, x, ErrSettings},
+		{"gamma=0", RBF{}, x, ErrSettings},
+		{"gamma<0", RBF{Gamma: -1}, x, ErrSettings},
+		{"gamma=NaN", RBF{Gamma: math.NaN()}, x, ErrSettings},
+		{"gamma=Inf", RBF{Gamma: math.Inf(1)}, x, ErrSettings},
+		{"degree=0", Polynomial{}, x, ErrSettings},
+		{"offset<0", Polynomial{Degree: 2, Offset: -1}, x, ErrSettings},
+		{"scale=NaN", Polynomial{Degree: 2, Scale: math.NaN()}, x, ErrSettings},
 		{"nan data", Linear{}, nan, ErrNonFinite},
 		{"nil data", Linear{}, nil, ErrEmpty},
 		{"empty data", Linear{}, &mat.Dense{}, ErrEmpty},

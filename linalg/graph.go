@@ -79,7 +79,7 @@ func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR
 		return nil, err
 	}
 	if k < 1 || k >= n {
-		return nil, newErr(ErrParam, op, "k = %d must satisfy 1 <= k <= n-1 = %d", k, n-1)
+		return nil, newErr(ErrSettings, op, "k = %d must satisfy 1 <= k <= n-1 = %d", k, n-1)
 	}
 	idx, d2, err := NearestNeighbors(ctx, x, k, o.Method)
 	if err != nil {
@@ -104,7 +104,7 @@ func GraphFromNeighbors(n, k int, idx []int, dist2 []float64, opt *GraphOptions)
 		return nil, err
 	}
 	if n < 2 || k < 1 || k >= n {
-		return nil, newErr(ErrParam, op, "n = %d, k = %d: want n >= 2 and 1 <= k <= n-1", n, k)
+		return nil, newErr(ErrSettings, op, "n = %d, k = %d: want n >= 2 and 1 <= k <= n-1", n, k)
 	}
 	if len(idx) != n*k || len(dist2) != n*k {
 		return nil, newErr(ErrShape, op, "%d indices and %d distances for n*k = %d", len(idx), len(dist2), n*k)
@@ -113,13 +113,13 @@ func GraphFromNeighbors(n, k int, idx []int, dist2 []float64, opt *GraphOptions)
 		for a := i * k; a < (i+1)*k; a++ {
 			switch j, d := idx[a], dist2[a]; {
 			case j < 0 || j >= n:
-				return nil, newErr(ErrParam, op, "neighbour %d of point %d is %d, outside [0, %d)", a-i*k, i, j, n)
+				return nil, newErr(ErrSettings, op, "neighbour %d of point %d is %d, outside [0, %d)", a-i*k, i, j, n)
 			case j == i:
-				return nil, newErr(ErrParam, op, "point %d is listed as its own neighbour", i)
+				return nil, newErr(ErrSettings, op, "point %d is listed as its own neighbour", i)
 			case !isFinite(d) || d < 0:
 				return nil, newErr(ErrNonFinite, op, "squared distance %v between points %d and %d", d, i, j)
 			case a > i*k && d < dist2[a-1]:
-				return nil, newErr(ErrParam, op, "the neighbours of point %d are not sorted by distance", i)
+				return nil, newErr(ErrSettings, op, "the neighbours of point %d are not sorted by distance", i)
 			}
 		}
 	}
@@ -133,13 +133,13 @@ func graphOptions(op string, opt *GraphOptions) (GraphOptions, error) {
 		o = *opt
 	}
 	if o.Weight != Binary && o.Weight != Heat && o.Weight != LocalHeat {
-		return o, newErr(ErrParam, op, "unknown weight kind %d", o.Weight)
+		return o, newErr(ErrSettings, op, "unknown weight kind %d", o.Weight)
 	}
 	if math.IsNaN(o.T) || math.IsInf(o.T, 0) || o.T < 0 {
-		return o, newErr(ErrParam, op, "heat width T = %v must be finite and >= 0", o.T)
+		return o, newErr(ErrSettings, op, "heat width T = %v must be finite and >= 0", o.T)
 	}
 	if o.ScaleNeighbor < 0 {
-		return o, newErr(ErrParam, op, "scale neighbour %d is negative", o.ScaleNeighbor)
+		return o, newErr(ErrSettings, op, "scale neighbour %d is negative", o.ScaleNeighbor)
 	}
 	if o.ScaleNeighbor == 0 {
 		o.ScaleNeighbor = DefaultScaleNeighbor
@@ -306,7 +306,7 @@ func Laplacian(w *CSR, kind LaplacianKind) (*CSR, error) {
 		return nil, newErr(ErrEmpty, op, "weight matrix is nil")
 	}
 	if kind != Combinatorial && kind != Normalized {
-		return nil, newErr(ErrParam, op, "unknown Laplacian kind %d", kind)
+		return nil, newErr(ErrSettings, op, "unknown Laplacian kind %d", kind)
 	}
 	if err := checkWeights(op, w); err != nil {
 		return nil, err
@@ -388,11 +388,11 @@ func checkWeights(op string, w *CSR) error {
 	}
 	for k, v := range w.Val {
 		if v < 0 {
-			return newErr(ErrParam, op, "weight matrix has a negative entry %v (stored entry %d)", v, k)
+			return newErr(ErrSettings, op, "weight matrix has a negative entry %v (stored entry %d)", v, k)
 		}
 	}
 	if !w.IsSymmetric() {
-		return newErr(ErrParam, op, "weight matrix is not symmetric")
+		return newErr(ErrSettings, op, "weight matrix is not symmetric")
 	}
 	return nil
 }

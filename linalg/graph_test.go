@@ -214,19 +214,19 @@ func TestKNNGraphBadInput(t *testing.T) {
 		opt  *GraphOptions
 		kind error
 	}{
-		{"k=0", good, 0, nil, ErrParam},
-		{"k<0", good, -2, nil, ErrParam},
-		{"k=n", good, 10, nil, ErrParam},
+		{"k=0", good, 0, nil, ErrSettings},
+		{"k<0", good, -2, nil, ErrSettings},
+		{"k=n", good, 10, nil, ErrSettings},
 		{"nan", nan, 2, nil, ErrNonFinite},
 		{"inf", inf, 2, nil, ErrNonFinite},
 		{"nil", nil, 2, nil, ErrEmpty},
 		{"empty", &mat.Dense{}, 2, nil, ErrEmpty},
-		{"T<0", good, 2, &GraphOptions{Weight: Heat, T: -1}, ErrParam},
-		{"T=NaN", good, 2, &GraphOptions{Weight: Heat, T: math.NaN()}, ErrParam},
-		{"weight", good, 2, &GraphOptions{Weight: 7}, ErrParam},
-		{"scale neighbour", good, 2, &GraphOptions{Weight: LocalHeat, ScaleNeighbor: -1}, ErrParam},
-		{"method", good, 2, &GraphOptions{Method: 9}, ErrParam},
-		{"n=1", mat.NewDense(1, 3, nil), 1, nil, ErrParam},
+		{"T<0", good, 2, &GraphOptions{Weight: Heat, T: -1}, ErrSettings},
+		{"T=NaN", good, 2, &GraphOptions{Weight: Heat, T: math.NaN()}, ErrSettings},
+		{"weight", good, 2, &GraphOptions{Weight: 7}, ErrSettings},
+		{"scale neighbour", good, 2, &GraphOptions{Weight: LocalHeat, ScaleNeighbor: -1}, ErrSettings},
+		{"method", good, 2, &GraphOptions{Method: 9}, ErrSettings},
+		{"n=1", mat.NewDense(1, 3, nil), 1, nil, ErrSettings},
 	}
 	for _, c := range cases {
 		w, err := KNNGraph(ctx, c.x, c.k, c.opt)
@@ -385,8 +385,8 @@ func TestLaplacianIsolatedAndBad(t *testing.T) {
 		kind error
 	}{
 		{"nil", nil, ErrEmpty},
-		{"nonsym", mustTriplets(t, 2, 2, []Triplet{{0, 1, 1}}), ErrParam},
-		{"negative", mustTriplets(t, 2, 2, []Triplet{{0, 1, -1}, {1, 0, -1}}), ErrParam},
+		{"nonsym", mustTriplets(t, 2, 2, []Triplet{{0, 1, 1}}), ErrSettings},
+		{"negative", mustTriplets(t, 2, 2, []Triplet{{0, 1, -1}, {1, 0, -1}}), ErrSettings},
 		{"rect", mustTriplets(t, 2, 3, nil), ErrShape},
 		{"broken", &CSR{Rows: 2, Cols: 2, RowPtr: []int{0, 1}}, ErrShape},
 	}
@@ -395,7 +395,7 @@ func TestLaplacianIsolatedAndBad(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", b.name, err, b.kind)
 		}
 	}
-	if _, err := Laplacian(w, 5); !errors.Is(err, ErrParam) {
+	if _, err := Laplacian(w, 5); !errors.Is(err, ErrSettings) {
 		t.Errorf("bad kind: got %v", err)
 	}
 }
@@ -467,12 +467,12 @@ func TestGraphFromNeighbors(t *testing.T) {
 		d2   []float64
 		want error
 	}{
-		{"self", 120, k, self, d2, ErrParam},
-		{"outside", 120, k, outside, d2, ErrParam},
-		{"unsorted", 120, k, idx, unsorted, ErrParam},
+		{"self", 120, k, self, d2, ErrSettings},
+		{"outside", 120, k, outside, d2, ErrSettings},
+		{"unsorted", 120, k, idx, unsorted, ErrSettings},
 		{"NaN", 120, k, idx, nan, ErrNonFinite},
 		{"short", 120, k, idx[:10], d2, ErrShape},
-		{"k>=n", 6, 6, idx[:36], d2[:36], ErrParam},
+		{"k>=n", 6, 6, idx[:36], d2[:36], ErrSettings},
 	}
 	for _, c := range cases {
 		if _, err := GraphFromNeighbors(c.n, c.k, c.idx, c.d2, nil); !errors.Is(err, c.want) {
@@ -523,7 +523,7 @@ func TestNormalizedAffinity(t *testing.T) {
 		t.Fatalf("nil: %v", err)
 	}
 	bad := &CSR{Rows: 2, Cols: 2, RowPtr: []int{0, 1, 1}, ColIdx: []int{1}, Val: []float64{1}}
-	if _, _, err := NormalizedAffinity(bad); !errors.Is(err, ErrParam) {
+	if _, _, err := NormalizedAffinity(bad); !errors.Is(err, ErrSettings) {
 		t.Fatalf("asymmetric: %v", err)
 	}
 }

@@ -21,11 +21,11 @@ type Validator interface {
 
 func validateKernel(op string, k Kernel) error {
 	if isNil(k) {
-		return newErr(ErrParam, op, "kernel is nil")
+		return newErr(ErrSettings, op, "kernel is nil")
 	}
 	if v, ok := k.(Validator); ok {
 		if err := v.Validate(); err != nil {
-			return newErr(ErrParam, op, "%v", err)
+			return newErr(ErrSettings, op, "%v", err)
 		}
 	}
 	return nil

@@ -134,7 +134,7 @@ func (l *LowRank) Block(rows, cols []int) (*mat.Dense, error) {
 	for _, set := range [][]int{rows, cols} {
 		for _, i := range set {
 			if i < 0 || i >= n {
-				return nil, newErr(ErrParam, op, "index %d outside [0,%d)", i, n)
+				return nil, newErr(ErrSettings, op, "index %d outside [0,%d)", i, n)
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func (l *LowRank) Block(rows, cols []int) (*mat.Dense, error) {
 }
 
 // Features returns the feature map Phi = V diag(sqrt(Mu)), so that
-// K = Phi Phi^T. It fails with ErrParam if some weight is negative.
+// K = Phi Phi^T. It fails with ErrSettings if some weight is negative.
 func (l *LowRank) Features() (*mat.Dense, error) {
 	const op = "LowRank.Features"
 	if err := l.validate(op); err != nil {
@@ -165,7 +165,7 @@ func (l *LowRank) Features() (*mat.Dense, error) {
 	s := make([]float64, len(l.Mu))
 	for a, m := range l.Mu {
 		if m < 0 {
-			return nil, newErr(ErrParam, op, "weight Mu[%d] = %v is negative; K is not positive semi-definite", a, m)
+			return nil, newErr(ErrSettings, op, "weight Mu[%d] = %v is negative; K is not positive semi-definite", a, m)
 		}
 		s[a] = math.Sqrt(m)
 	}

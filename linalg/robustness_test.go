@@ -29,7 +29,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	sc, _ := FitScaler(x, ZScore)
 	validCSR, _ := CSRFromTriplets(2, 2, []Triplet{{0, 1, 1}, {1, 0, 1}})
 	badCSR := &CSR{Rows: 2, Cols: 2, RowPtr: []int{0, 1}} // RowPtr too short
-	sentinels := []error{ErrEmpty, ErrNonFinite, ErrShape, ErrParam, ErrDegenerate, context.Canceled}
+	sentinels := []error{ErrEmpty, ErrNonFinite, ErrShape, ErrSettings, ErrDegenerate, context.Canceled}
 
 	cases := []robust.Case{
 		{"Gram nil kernel", func() error { _, err := Gram(ctx, nil, x); return err }},

@@ -36,7 +36,7 @@ type Scaler struct {
 func FitScaler(x *mat.Dense, method ScaleMethod) (*Scaler, error) {
 	const op = "FitScaler"
 	if method != ZScore && method != MinMax {
-		return nil, newErr(ErrParam, op, "unknown scale method %d", method)
+		return nil, newErr(ErrSettings, op, "unknown scale method %d", method)
 	}
 	n, p, err := checkData(op, x)
 	if err != nil {
@@ -156,11 +156,11 @@ func (s *Scaler) Transform(x *mat.Dense) (*mat.Dense, error) {
 // TransformTo stores the scaled x in dst, which may be x itself (in place),
 // an empty matrix (allocated) or a matrix of the same shape; any other
 // overlap of dst and x is handled through a temporary. A nil Scaler
-// returns an error wrapping ErrParam.
+// returns an error wrapping ErrSettings.
 func (s *Scaler) TransformTo(dst, x *mat.Dense) error {
 	const op = "Scaler.TransformTo"
 	if s == nil {
-		return newErr(ErrParam, op, "scaler is nil")
+		return newErr(ErrSettings, op, "scaler is nil")
 	}
 	if dst == nil {
 		return newErr(ErrShape, op, "destination is nil")

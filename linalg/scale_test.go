@@ -69,7 +69,7 @@ func TestScaler(t *testing.T) {
 	if _, err := s.Transform(mat.NewDense(1, 2, nil)); !errors.Is(err, ErrShape) {
 		t.Fatalf("column mismatch: got %v", err)
 	}
-	if _, err := FitScaler(x, 9); !errors.Is(err, ErrParam) {
+	if _, err := FitScaler(x, 9); !errors.Is(err, ErrSettings) {
 		t.Fatalf("bad method: got %v", err)
 	}
 	if _, err := FitScaler(&mat.Dense{}, ZScore); !errors.Is(err, ErrEmpty) {

@@ -64,7 +64,7 @@ func BenchmarkPipeline(b *testing.B) {
 	b.Run("dataset=ionosphere/stage=qp", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			mu, err := spectral.NewSKL(DefaultC).Coefficients(ctx, nil, pr.basis, lab, target)
+			mu, err := spectral.NewSKL(DefaultDecay).Coefficients(ctx, nil, pr.basis, lab, target)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -4,8 +4,9 @@
 //
 // # Fit
 //
-// Fit takes all n points (labeled and unlabeled), the indices of the labeled
-// ones and their classes 0..c-1, and returns a Model:
+// FitLabels takes all n points (labeled and unlabeled) and one label per
+// point, the user's class name or Unlabeled (""); Fit takes the indices of
+// the labeled points and their classes 0..c-1 instead. Both return a Model:
 //
 //  1. The features are scaled (z-score by default), fitted on all n points:
 //     the setting is transductive, the unlabeled points are known.
@@ -35,12 +36,26 @@
 //     Spread classifier is label spreading itself: the scores
 //     (I - alpha S)^-1 Y on the whole kNN graph, no training.
 //
-// Model.Predict and Model.Proba classify training points (typically the
-// unlabeled ones) through their rows of Phi. Model.PredictNew classifies new
-// points through the Nyström extension v(x) = K0(x, X) V diag(1/lambda) of
-// the eigenvectors, with the fitted scaling and normalisation applied; for a
-// training point it reproduces its row of V to rounding. The graph designs
-// have no kernel function for new points and return ErrNoOutOfSample.
+// # Predict, as in scikit-learn
+//
+// Model.Predict, Model.Proba and Model.Score take new points (raw features,
+// one per row) and place them through the Nyström extension v(x) = K0(x, X)
+// V diag(1/lambda) of the eigenvectors, with the fitted scaling and
+// normalisation applied; for a training point it reproduces its row of V to
+// rounding. PredictLabels returns the class names (Model.ClassNames). The
+// transductive predictions of the training rows, the ones a semi-supervised
+// user usually wants, come from PredictRows, ProbaRows and ScoreRows, which
+// take row indices and read the rows of Phi directly. The graph designs have
+// no kernel function for new points: their Predict returns ErrNoOutOfSample,
+// and PredictRows serves.
+//
+// # Designs of one's own
+//
+// Design Custom with Options.Custom plugs any spectral.Design (a
+// labelaware.Design, or a user's type) into the pipeline in place of the
+// built-in designs. A knob of Options that the chosen design or classifier
+// does not use (Decay without SKL or MM, Alpha without label spreading, C
+// without an SVM, ...) is an error rather than silently ignored.
 //
 // # Model selection
 //
@@ -68,21 +83,25 @@
 //
 // Loop implements KDD'06 Fig. 6: fit, test convergence, query the most
 // informative unlabeled points, repeat. The eigenpairs are computed once;
-// each round re-solves the SKL QP hot-started from the previous round (UKLR,
+// each round re-solves the SKL QP warm-started from the previous round (UKLR,
 // LearnKernel set) or keeps the kernel fixed, re-fits KLR warm-started, and
 // scores the unlabeled points by entropy (eq. 19). UKLR, KLRActive and
 // KLRRand return ready-made LoopOptions for the comparison of section 6.3.
 // The loop stops when the budget is spent, when the largest entropy drops
 // below a threshold, or when a round changes no prediction.
 //
-// # Errors
+// # Errors and statuses
 //
-// Invalid input (shapes, indices, labels, NaN, settings) returns an error
-// wrapping ErrInput; nothing panics on user input. The methods of a nil or
-// zero Model (one not returned by Fit or Loop) return ErrInput too, and its
-// accessors zero values. A fitted Model is safe for concurrent use by its
-// methods (they only read it). A cancelled context stops Fit and Loop between and
-// inside stages, with an error wrapping ctx.Err(). Every random choice
-// (cross-validation folds, eigensolver start, bandwidth sampling, random
-// queries) is drawn from Options.Seed, so results are reproducible.
+// The package speaks the module's vocabulary (see package linalg): invalid
+// input (shapes, indices, labels, NaN, settings) returns an error wrapping
+// linalg.ErrInvalid through its kind (linalg.ErrShape, ErrNonFinite,
+// ErrLabels, ErrSettings, ...); nothing panics on user input. The methods of
+// a nil or zero Model (one not returned by Fit, FitLabels, Select or Loop)
+// return ErrNotFitted, and its accessors zero values. A classifier that stops
+// at its iteration limit is not an error: the model is usable and its
+// classifier's status says so. A fitted Model is safe for concurrent use by
+// its methods (they only read it). A cancelled context stops Fit and Loop
+// between and inside stages, with an error wrapping ctx.Err(). Every random
+// choice (cross-validation folds, eigensolver start, bandwidth sampling,
+// random queries) is drawn from Options.Seed, so results are reproducible.
 package models

@@ -10,9 +10,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/internal/datatest"
+	"ukm/linalg"
 )
 
-// TestFitBadInput: every invalid argument is an error wrapping ErrInput
+// TestFitBadInput: every invalid argument is an error wrapping linalg.ErrInvalid
 // whose text names the problem; nothing panics.
 func TestFitBadInput(t *testing.T) {
 	s := circles(t, 10, 0.1, 1)
@@ -45,8 +46,8 @@ func TestFitBadInput(t *testing.T) {
 		{"negative index", x, []int{0, -1, 10, 11}, ys, nil},
 		{"d > n", x, lab, ys, &Options{D: 21}},
 		{"negative d", x, lab, ys, &Options{D: -1}},
-		{"C < 1", x, lab, ys, &Options{C: 0.9}},
-		{"C NaN", x, lab, ys, &Options{C: math.NaN()}},
+		{"C < 1", x, lab, ys, &Options{Decay: 0.9}},
+		{"C NaN", x, lab, ys, &Options{Decay: math.NaN()}},
 		{"unknown design", x, lab, ys, &Options{Design: DesignKind(42)}},
 		{"unknown kernel", x, lab, ys, &Options{Kernel: KernelSpec{Kind: 9}}},
 		{"negative gamma", x, lab, ys, &Options{Kernel: KernelSpec{Gamma: -1}}},
@@ -57,15 +58,15 @@ func TestFitBadInput(t *testing.T) {
 		{"energy > 1", x, lab, ys, &Options{EnergyFraction: 1.5}},
 		{"energy with graph", x, lab, ys, &Options{EnergyFraction: 0.5, Design: Order}},
 		{"graph k >= n", x, lab, ys, &Options{Design: Order, GraphK: 20}},
-		{"negative SVM C", x, lab, ys, &Options{SVMC: -1}},
+		{"negative SVM C", x, lab, ys, &Options{C: -1}},
 		// A linear kernel cannot be cosine-normalised at a point that z-scores
 		// to the origin; x2 has such a point (the mean of the other two).
 		{"normalise origin", mat.NewDense(3, 1, []float64{-1, 0, 1}), []int{0, 2}, []int{0, 1}, &Options{Kernel: KernelSpec{Kind: Linear}, D: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := Fit(context.Background(), tc.x, tc.lab, tc.ys, tc.opt)
-			if !errors.Is(err, ErrInput) || m != nil {
-				t.Fatalf("model %v, error %v; want nil and ErrInput", m != nil, err)
+			if !errors.Is(err, linalg.ErrInvalid) || m != nil {
+				t.Fatalf("model %v, error %v; want nil and linalg.ErrInvalid", m != nil, err)
 			}
 			t.Log(err)
 		})
@@ -79,22 +80,22 @@ func TestPredictBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Predict(nil, []int{0, 20}); !errors.Is(err, ErrInput) {
+	if _, err := m.PredictRows(nil, []int{0, 20}); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("out-of-range index: %v", err)
 	}
-	if _, err := m.Predict(nil, nil); !errors.Is(err, ErrInput) {
+	if _, err := m.PredictRows(nil, nil); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("no index: %v", err)
 	}
-	if _, err := m.Proba(mat.NewDense(1, 3, nil), []int{0}); !errors.Is(err, ErrInput) {
+	if _, err := m.ProbaRows(mat.NewDense(1, 3, nil), []int{0}); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("wrong dst shape: %v", err)
 	}
-	if _, err := m.PredictNew(nil, mat.NewDense(2, 3, nil)); !errors.Is(err, ErrInput) {
+	if _, err := m.Predict(nil, mat.NewDense(2, 3, nil)); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("wrong feature count: %v", err)
 	}
-	if _, err := m.PredictNew(nil, mat.NewDense(1, 2, []float64{math.NaN(), 0})); !errors.Is(err, ErrInput) {
+	if _, err := m.Predict(nil, mat.NewDense(1, 2, []float64{math.NaN(), 0})); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("NaN new point: %v", err)
 	}
-	if _, err := m.PredictNew(nil, nil); !errors.Is(err, ErrInput) {
+	if _, err := m.Predict(nil, nil); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("nil new points: %v", err)
 	}
 }

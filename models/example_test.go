@@ -27,15 +27,18 @@ func ExampleFit() {
 			unlabeled = append(unlabeled, i)
 		}
 	}
-	for _, design := range []models.DesignKind{models.Standard, models.SKL} {
-		// C = 1: the ring indicator is not a leading eigenvector of the
-		// median-width RBF kernel, so no decay is imposed.
-		m, err := models.Fit(context.Background(), s.X, labeled, labels,
-			&models.Options{Design: design, C: 1, Lambda: 0.1})
+	for _, opt := range []models.Options{
+		{Design: models.Standard, Lambda: 0.1},
+		// Decay 1: the ring indicator is not a leading eigenvector of
+		// the median-width RBF kernel, so no decay is imposed.
+		{Design: models.SKL, Decay: 1, Lambda: 0.1},
+	} {
+		design := opt.Design
+		m, err := models.Fit(context.Background(), s.X, labeled, labels, &opt)
 		if err != nil {
 			log.Fatal(err)
 		}
-		pred, err := m.Predict(nil, unlabeled)
+		pred, err := m.PredictRows(nil, unlabeled)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -61,7 +64,7 @@ func ExampleLoop() {
 	}
 	labeled := []int{0, 100}
 	labels := []int{s.Y[0], s.Y[100]}
-	opt := models.UKLR(models.Options{C: 1, Lambda: 0.1}, 3, 1)
+	opt := models.UKLR(models.Options{Decay: 1, Lambda: 0.1}, 3, 1)
 	opt.Truth = s.Y // only for reporting accuracy
 	_, rounds, err := models.Loop(context.Background(), s.X, labeled, labels, active.GroundTruth(s.Y), opt)
 	if err != nil {
@@ -79,7 +82,7 @@ func ExampleLoop() {
 
 // New points are classified through the Nyström extension of the
 // eigenvectors.
-func ExampleModel_PredictNew() {
+func ExampleModel_Predict() {
 	s, err := dataset.TwoCircles(100, 0.1, 1)
 	if err != nil {
 		log.Fatal(err)
@@ -89,17 +92,43 @@ func ExampleModel_PredictNew() {
 	for a, i := range labeled {
 		labels[a] = s.Y[i]
 	}
-	m, err := models.Fit(context.Background(), s.X, labeled, labels, &models.Options{C: 1, Lambda: 0.1})
+	m, err := models.Fit(context.Background(), s.X, labeled, labels, &models.Options{Decay: 1, Lambda: 0.1})
 	if err != nil {
 		log.Fatal(err)
 	}
 	// Points on the inner ring (radius 1) and on the outer ring (radius 2).
 	xnew := mat.NewDense(4, 2, []float64{1, 0, 0, -1, 2, 0, 0, -2})
-	pred, err := m.PredictNew(nil, xnew)
+	pred, err := m.Predict(nil, xnew)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(pred)
 	// Output:
 	// [0 0 1 1]
+}
+
+// One label per row, as scikit-learn's semi-supervised estimators take
+// them: the class names come back in the predictions.
+func ExampleFitLabels() {
+	s, err := dataset.TwoCircles(50, 0.05, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	y := make([]string, 100) // models.Unlabeled everywhere
+	for _, i := range []int{0, 1, 50, 51} {
+		y[i] = []string{"inner", "outer"}[s.Y[i]]
+	}
+	m, err := models.FitLabels(context.Background(), s.X, y, &models.Options{Decay: 1, Lambda: 0.1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Two new points: one on each ring (radii 1 and 2).
+	x := mat.NewDense(2, 2, []float64{1, 0, 0, -2})
+	names, err := m.PredictLabels(x)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.ClassNames(), names)
+	// Output:
+	// [inner outer] [inner outer]
 }

@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -14,10 +13,8 @@ import (
 
 	"ukm/eig"
 	"ukm/linalg"
-	"ukm/models/klr"
 	"ukm/models/mm"
 	"ukm/models/spectral"
-	"ukm/models/svm"
 )
 
 // nystromRelTol: eigenvalues below nystromRelTol times the largest are
@@ -109,29 +106,29 @@ func putSquare(k *mat.SymDense) {
 // classes.
 func checkData(x *mat.Dense, labeled, labels []int) (n, classes int, err error) {
 	if x == nil || x.IsEmpty() {
-		return 0, 0, inputf("empty data matrix")
+		return 0, 0, inputf(linalg.ErrEmpty, "empty data matrix")
 	}
 	n, p := x.Dims()
 	for i := 0; i < n; i++ {
 		for j, v := range x.RawRowView(i)[:p] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, 0, inputf("x(%d,%d) = %v is not finite", i, j, v)
+				return 0, 0, inputf(linalg.ErrNonFinite, "x(%d,%d) = %v is not finite", i, j, v)
 			}
 		}
 	}
 	if len(labeled) != len(labels) {
-		return 0, 0, inputf("%d labeled indices but %d labels", len(labeled), len(labels))
+		return 0, 0, inputf(linalg.ErrShape, "%d labeled indices but %d labels", len(labeled), len(labels))
 	}
 	if len(labeled) == 0 {
-		return 0, 0, inputf("no labeled points")
+		return 0, 0, inputf(linalg.ErrLabels, "no labeled points")
 	}
 	seen := make([]bool, n)
 	for k, i := range labeled {
 		if i < 0 || i >= n {
-			return 0, 0, inputf("labeled index %d (position %d) outside [0, %d)", i, k, n)
+			return 0, 0, inputf(linalg.ErrLabels, "labeled index %d (position %d) outside [0, %d)", i, k, n)
 		}
 		if seen[i] {
-			return 0, 0, inputf("labeled index %d repeated", i)
+			return 0, 0, inputf(linalg.ErrLabels, "labeled index %d repeated", i)
 		}
 		seen[i] = true
 	}
@@ -145,17 +142,17 @@ func countClasses(labels []int) (int, error) {
 	c := 0
 	for k, y := range labels {
 		if y < 0 {
-			return 0, inputf("label %d (position %d) is negative; labels are class indices 0..c-1", y, k)
+			return 0, inputf(linalg.ErrLabels, "label %d (position %d) is negative; labels are class indices 0..c-1", y, k)
 		}
 		// Every class 0..c-1 must occur, so c <= len(labels): a larger label
 		// is an error (checked before y+1 can overflow or count is allocated).
 		if y >= len(labels) {
-			return 0, inputf("label %d (position %d) leaves a class without labeled points: with %d labeled points the classes must be 0..%d at most", y, k, len(labels), len(labels)-1)
+			return 0, inputf(linalg.ErrLabels, "label %d (position %d) leaves a class without labeled points: with %d labeled points the classes must be 0..%d at most", y, k, len(labels), len(labels)-1)
 		}
 		c = max(c, y+1)
 	}
 	if c < 2 {
-		return 0, inputf("all labeled points are in class %d; at least two classes are needed", c-1)
+		return 0, inputf(linalg.ErrLabels, "all labeled points are in class %d; at least two classes are needed", c-1)
 	}
 	count := make([]int, c)
 	for _, y := range labels {
@@ -163,7 +160,7 @@ func countClasses(labels []int) (int, error) {
 	}
 	for k, m := range count {
 		if m == 0 {
-			return 0, inputf("class %d has no labeled point (labels must use every class 0..%d)", k, c-1)
+			return 0, inputf(linalg.ErrLabels, "class %d has no labeled point (labels must use every class 0..%d)", k, c-1)
 		}
 	}
 	return c, nil
@@ -185,7 +182,7 @@ func prepareShared(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 // stage benchmarks).
 func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options, kernelOnly bool, sh *shared) (*prep, error) {
 	if ctx == nil {
-		return nil, inputf("nil context")
+		return nil, inputf(linalg.ErrSettings, "nil context")
 	}
 	n, classes, err := checkData(x, labeled, labels)
 	if err != nil {
@@ -276,11 +273,11 @@ func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error
 		settings.Which = eig.Smallest
 	}
 	res, err := eig.TopD(ctx, op, pr.opt.d, settings)
-	if err != nil && !errors.Is(err, eig.ErrNotConverged) {
+	if err != nil {
 		return fmt.Errorf("models: eigenpairs: %w", err)
 	}
 	vals, vecs := res.Values, res.Vectors
-	if err != nil {
+	if res.Status != linalg.Converged {
 		// Keep the leading pairs that are accurate enough for a design
 		// (residual at most AcceptRelTol ||A||); fail only if none is.
 		d := 0
@@ -288,7 +285,7 @@ func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error
 			d++
 		}
 		if d == 0 {
-			return fmt.Errorf("models: eigenpairs: %w", err)
+			return fmt.Errorf("models: eigenpairs: the eigensolver ended %v with no pair within %g of the tolerance: %w", res.Status, AcceptRelTol, res.Status.Err())
 		}
 		vals, vecs = leading(vals, vecs, d)
 	}
@@ -345,11 +342,13 @@ func designFor(o *resolved) spectral.Design {
 	case GaussianField:
 		return spectral.GaussianField{Eps: o.Eps}
 	case MM:
-		return mm.NewDesign(mm.Settings{W: o.C, C: o.SVMC})
+		return mm.NewDesign(mm.Settings{Decay: o.Decay, C: o.C})
 	case LabelSpreading:
 		return spectral.Spreading{Alpha: o.Alpha}
+	case Custom:
+		return o.Custom
 	}
-	return spectral.NewSKL(o.C)
+	return spectral.NewSKL(o.Decay)
 }
 
 // Fit learns a kernel machine from all n points of x (labeled and unlabeled)
@@ -365,9 +364,9 @@ func designFor(o *resolved) spectral.Design {
 // computed and the classifier is trained on the labeled block of K0.
 //
 // All points may be labeled. Invalid input returns an error wrapping
-// ErrInput. If the classifier stops at its iteration limit or stalls, Fit
-// returns the usable model together with the error (wrapping
-// klr.ErrIterationLimit or klr.ErrStalled, or svm.ErrIterationLimit).
+// linalg.ErrInvalid. A classifier that stops at its iteration limit or
+// stalls gives a usable model and a nil error; Model.Status says how the
+// classifier ended.
 func Fit(ctx context.Context, x *mat.Dense, labeled []int, labels []int, opt *Options) (*Model, error) {
 	if opt != nil && opt.Design == Auto {
 		so := &SelectOptions{Base: *opt, Folds: opt.Folds}
@@ -536,11 +535,6 @@ func gemvRows(dst []float64, a *mat.Dense, w []float64, b float64) {
 	}
 	blas64.Gemv(blas.NoTrans, 1, raw, blas64.Vector{N: len(w), Inc: 1, Data: w}, 1,
 		blas64.Vector{N: raw.Rows, Inc: 1, Data: dst})
-}
-
-// isSoft reports the classifier errors after which the model is still usable.
-func isSoft(err error) bool {
-	return errors.Is(err, klr.ErrIterationLimit) || errors.Is(err, klr.ErrStalled) || errors.Is(err, svm.ErrIterationLimit)
 }
 
 // blasGeneral returns a dense r x c row-major view of data.

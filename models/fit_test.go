@@ -41,7 +41,7 @@ func TestFitDesigns(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					p, err := m.Predict(nil, unl)
+					p, err := m.PredictRows(nil, unl)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -49,7 +49,7 @@ func TestFitDesigns(t *testing.T) {
 					if a := m.Alignment(); !(a > 0 && a <= 1+1e-12) {
 						t.Errorf("alignment %v outside (0, 1]", a)
 					}
-					pr, err := m.Proba(nil, unl)
+					pr, err := m.ProbaRows(nil, unl)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -124,7 +124,7 @@ func TestSKLAlignmentDominates(t *testing.T) {
 	ctx := context.Background()
 	for _, kk := range []KernelKind{RBF, Linear} {
 		for _, c := range []float64{1, 2, 3} {
-			m, err := Fit(ctx, s.X, lab, ys, &Options{C: c, Kernel: KernelSpec{Kind: kk}, Lambda: 0.01})
+			m, err := Fit(ctx, s.X, lab, ys, &Options{Decay: c, Kernel: KernelSpec{Kind: kk}, Lambda: 0.01})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,11 +223,11 @@ func wineMultiClass(t *testing.T, s *dataset.Set, des DesignKind) {
 		if m.Classes() != 3 {
 			t.Fatalf("classes = %d, want 3", m.Classes())
 		}
-		p, err := m.Predict(nil, unl)
+		p, err := m.PredictRows(nil, unl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pr, err := m.Proba(nil, unl)
+		pr, err := m.ProbaRows(nil, unl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,18 +262,18 @@ func TestSVM(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := m.Predict(nil, unl)
+		p, err := m.PredictRows(nil, unl)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if acc := accuracy(p, unl, s.Y); acc < 0.67 {
 			t.Errorf("%v: SVM accuracy %.3f below 0.67", des, acc)
 		}
-		if _, err := m.Proba(nil, unl); !errors.Is(err, ErrNoProbability) {
+		if _, err := m.ProbaRows(nil, unl); !errors.Is(err, ErrNoProbability) {
 			t.Errorf("%v: Proba error %v, want ErrNoProbability", des, err)
 		}
-		if _, err := m.PredictNew(nil, mat.DenseCopyOf(s.X.Slice(0, 5, 0, 34))); err != nil {
-			t.Errorf("%v: PredictNew: %v", des, err)
+		if _, err := m.Predict(nil, mat.DenseCopyOf(s.X.Slice(0, 5, 0, 34))); err != nil {
+			t.Errorf("%v: Predict: %v", des, err)
 		}
 	}
 }
@@ -334,7 +334,7 @@ func TestAllLabeled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := m.Predict(nil, all)
+	p, err := m.PredictRows(nil, all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,10 +413,10 @@ func TestLowRankInitialKernel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := m.Predict(nil, unl); err != nil {
+		if _, err := m.PredictRows(nil, unl); err != nil {
 			t.Fatal(err)
 		}
-		f, err := m.FeaturesNew(mat.NewDense(3, 2, []float64{0.5, 0.1, -2, 1, 0.3, -1.7}))
+		f, err := m.Features(mat.NewDense(3, 2, []float64{0.5, 0.1, -2, 1, 0.3, -1.7}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -105,7 +105,7 @@ func (pr *prep) setKernel(ctx context.Context) error {
 			g, err = linalg.MedianGamma(ctx, pr.xs, &linalg.BandwidthOptions{Seed: r.Seed})
 		}
 		if errors.Is(err, linalg.ErrDegenerate) {
-			return fmt.Errorf("%w: RBF bandwidth: %w", ErrInput, err)
+			return inputf(linalg.ErrDegenerate, "RBF bandwidth: %w", err)
 		}
 		if err != nil {
 			return fmt.Errorf("models: RBF bandwidth: %w", err)
@@ -124,7 +124,7 @@ func (pr *prep) setKernel(ctx context.Context) error {
 			row := pr.xs.RawRowView(i)
 			pr.diag[i] = pr.kern.Eval(row, row)
 			if !(pr.diag[i] > 0) {
-				return inputf("k(x_%d, x_%d) = %v: a %v kernel cannot be cosine-normalised at a point that scales to the origin (set Kernel.Raw or change the scaling)",
+				return inputf(linalg.ErrDegenerate, "k(x_%d, x_%d) = %v: a %v kernel cannot be cosine-normalised at a point that scales to the origin (set Kernel.Raw or change the scaling)",
 					i, i, pr.diag[i], r.Kernel.Kind)
 			}
 		}
@@ -208,7 +208,7 @@ func (pr *prep) crossNew(ctx context.Context, z *mat.Dense, cols []int) (*mat.De
 			zi := z.RawRowView(i)
 			dz := pr.kern.Eval(zi, zi)
 			if !(dz > 0) {
-				return nil, inputf("new point %d has k(x, x) = %v and cannot be cosine-normalised", i, dz)
+				return nil, inputf(linalg.ErrDegenerate, "new point %d has k(x, x) = %v and cannot be cosine-normalised", i, dz)
 			}
 			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 			for a := range row {

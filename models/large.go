@@ -98,7 +98,7 @@ func (r *resolved) checkMemory(n, p, l int) error {
 		if r.large(n) {
 			hint = "lower Options.Landmarks, D or GraphK"
 		}
-		return inputf("the fit needs about %.1f GB, above the %.1f GB budget (Options.MaxMemory): %s",
+		return inputf(linalg.ErrSettings, "the fit needs about %.1f GB, above the %.1f GB budget (Options.MaxMemory): %s",
 			est/(1<<30), budget/(1<<30), hint)
 	}
 	return nil

@@ -50,7 +50,7 @@ func benchFit(b *testing.B, s *dataset.Set, lab, ys, unl []int, o *Options) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, _ := m.Predict(nil, unl)
+		p, _ := m.PredictRows(nil, unl)
 		acc = accuracy(p, unl, s.Y)
 	}
 	b.ReportMetric(100*acc, "acc%")

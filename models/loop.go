@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/models/active"
 	"ukm/models/klr"
 	"ukm/models/spectral"
@@ -78,18 +78,31 @@ func UKLR(opt Options, budget, batch int) *LoopOptions {
 
 // KLRActive returns loop options for the KLR+Active baseline of KDD'06
 // section 6.3: KLR on the initial kernel (Design Standard), querying the
-// points of maximal entropy.
+// points of maximal entropy. The spectral design's knobs of opt (Decay, D,
+// EnergyFraction, Alpha, Sigma2, Eps, Custom) are dropped, so that one
+// Options serves UKLR and its baselines.
 func KLRActive(opt Options, budget, batch int) *LoopOptions {
-	opt.Design = Standard
+	opt = standard(opt)
 	return &LoopOptions{Options: opt, Selector: active.Entropy{}, Budget: budget, Batch: batch}
 }
 
 // KLRRand returns loop options for the KLR+Rand baseline of KDD'06 section
 // 6.3: KLR on the initial kernel, querying random points (seeded by
 // opt.Seed).
+// Like KLRActive it drops the spectral design's knobs.
 func KLRRand(opt Options, budget, batch int) *LoopOptions {
-	opt.Design = Standard
+	opt = standard(opt)
 	return &LoopOptions{Options: opt, Selector: active.Random{Seed: opt.Seed}, Budget: budget, Batch: batch}
+}
+
+// standard returns opt with the Standard design and no spectral knobs.
+func standard(opt Options) Options {
+	opt.Design = Standard
+	opt.Decay, opt.D, opt.EnergyFraction, opt.Alpha, opt.Sigma2, opt.Eps, opt.Custom = 0, 0, 0, 0, 0, 0, nil
+	if opt.Classifier != SVM {
+		opt.C = 0
+	}
+	return opt
 }
 
 // loop is the state of an active-learning run. Its buffers are sized once
@@ -132,19 +145,19 @@ type loop struct {
 
 func (lo *LoopOptions) check(n int) error {
 	if lo.Options.Classifier == Spread || lo.Options.Design == Auto {
-		return inputf("the active-learning loop needs a trained classifier on a fixed design (not the Spread classifier or the Auto design)")
+		return inputf(linalg.ErrSettings, "the active-learning loop needs a trained classifier on a fixed design (not the Spread classifier or the Auto design)")
 	}
 	switch {
 	case lo.Batch < 0:
-		return inputf("batch size %d is negative", lo.Batch)
+		return inputf(linalg.ErrSettings, "batch size %d is negative", lo.Batch)
 	case lo.Budget < 0:
-		return inputf("budget %d is negative", lo.Budget)
+		return inputf(linalg.ErrSettings, "budget %d is negative", lo.Budget)
 	case math.IsNaN(lo.EntropyStop) || lo.EntropyStop < 0:
-		return inputf("entropy threshold %v must be non-negative", lo.EntropyStop)
+		return inputf(linalg.ErrSettings, "entropy threshold %v must be non-negative", lo.EntropyStop)
 	case lo.Classifier != KLR:
-		return inputf("active learning needs class probabilities: use the KLR classifier")
+		return inputf(linalg.ErrSettings, "active learning needs class probabilities: use the KLR classifier")
 	case lo.Truth != nil && len(lo.Truth) != n:
-		return inputf("truth has %d labels for %d points", len(lo.Truth), n)
+		return inputf(linalg.ErrShape, "truth has %d labels for %d points", len(lo.Truth), n)
 	}
 	return nil
 }
@@ -155,7 +168,7 @@ func (lo *LoopOptions) check(n int) error {
 //
 // The initial kernel and its eigenpairs are computed once (the points do
 // not change, only their labels). Each round then: re-learns the spectral
-// coefficients when LearnKernel is set (the SKL QP hot-started from the
+// coefficients when LearnKernel is set (the SKL QP warm-started from the
 // previous round), re-fits KLR warm-started from the previous round (lambda
 // is chosen once, in round 0, by cross-validation when Options.Lambda is
 // zero), computes the class probabilities of the unlabeled points, tests
@@ -185,10 +198,10 @@ func Loop(ctx context.Context, x *mat.Dense, labeled []int, labels []int, oracle
 		return nil, nil, err
 	}
 	if len(labeled) == n {
-		return nil, nil, fmt.Errorf("%w: %w: all %d points are labeled", ErrInput, ErrNoCandidates, n)
+		return nil, nil, inputf(linalg.ErrSettings, "%w: all %d points are labeled", ErrNoCandidates, n)
 	}
 	if oracle == nil && o.Budget > 0 {
-		return nil, nil, inputf("nil oracle with a budget of %d queries", o.Budget)
+		return nil, nil, inputf(linalg.ErrSettings, "nil oracle with a budget of %d queries", o.Budget)
 	}
 	pr, err := prepare(ctx, x, labeled, labels, &o.Options)
 	if err != nil {
@@ -197,7 +210,7 @@ func Loop(ctx context.Context, x *mat.Dense, labeled []int, labels []int, oracle
 	if o.Truth != nil {
 		for i, y := range o.Truth {
 			if y < 0 || y >= pr.classes {
-				return nil, nil, inputf("truth label %d of point %d outside the %d classes", y, i, pr.classes)
+				return nil, nil, inputf(linalg.ErrLabels, "truth label %d of point %d outside the %d classes", y, i, pr.classes)
 			}
 		}
 	}
@@ -241,11 +254,11 @@ func Loop(ctx context.Context, x *mat.Dense, labeled []int, labels []int, oracle
 				return lp.model(), rounds, fmt.Errorf("models: oracle: %w", err)
 			}
 			if len(got) != len(q) {
-				return lp.model(), rounds, inputf("oracle returned %d labels for %d points", len(got), len(q))
+				return lp.model(), rounds, inputf(linalg.ErrShape, "oracle returned %d labels for %d points", len(got), len(q))
 			}
 			for a, y := range got {
 				if y < 0 || y >= pr.classes {
-					return lp.model(), rounds, inputf("oracle label %d for point %d outside the %d classes", y, q[a], pr.classes)
+					return lp.model(), rounds, inputf(linalg.ErrLabels, "oracle label %d for point %d outside the %d classes", y, q[a], pr.classes)
 				}
 			}
 			if err := lp.add(ctx, q, got); err != nil {
@@ -404,192 +417,9 @@ func (lp *loop) fit(ctx context.Context, r int, times *StageTimes) error {
 	} else {
 		err = lp.ft.FitMultiFeatures(ctx, &lp.mm, x, lp.ys, pr.classes, r > 0)
 	}
-	if err != nil && !isSoft(err) {
+	if err != nil {
 		return fmt.Errorf("models: round %d: KLR: %w", r, err)
 	}
 	lp.fitted = true
 	return nil
-}
-
-// evaluate computes decision values, probabilities and predictions over the
-// unlabeled points; it returns the largest entropy and the accuracy (NaN
-// without truth).
-func (lp *loop) evaluate() (maxH, acc float64) {
-	pr := lp.pr
-	n, c := pr.n, pr.classes
-	l := len(lp.lab)
-	nm := len(lp.mm.Models)
-	for k := range lp.mm.Models {
-		m := &lp.mm.Models[k]
-		f := lp.dec[k*n : (k+1)*n]
-		if pr.basis != nil {
-			// f = Phi w + b = V (sqrt(mu) .* w) + b over all n points.
-			w := lp.w[:len(m.Coef)]
-			for j, v := range m.Coef {
-				w[j] = v * lp.smu[j]
-			}
-			gemvRows(f, pr.basis.V, w, m.Bias)
-		} else {
-			gemvRows(f, lp.kall.Slice(0, n, 0, l).(*mat.Dense), m.Coef, m.Bias)
-		}
-	}
-	right := 0
-	for a, i := range lp.unl {
-		p := lp.probs[a*c : (a+1)*c]
-		if nm == 1 {
-			q := klr.Sigmoid(lp.dec[i])
-			p[0], p[1] = 1-q, q
-			lp.pred[i] = 0
-			if lp.dec[i] > 0 {
-				lp.pred[i] = 1
-			}
-		} else {
-			var sum float64
-			best := 0
-			for k := range p {
-				f := lp.dec[k*n+i]
-				p[k] = klr.Sigmoid(f)
-				sum += p[k]
-				if f > lp.dec[best*n+i] {
-					best = k
-				}
-			}
-			for k := range p {
-				if sum > 0 {
-					p[k] /= sum
-				} else {
-					p[k] = 1 / float64(c)
-				}
-			}
-			lp.pred[i] = best
-		}
-		maxH = math.Max(maxH, active.EntropyScore(p))
-		if lp.opt.Truth != nil && lp.pred[i] == lp.opt.Truth[i] {
-			right++
-		}
-	}
-	acc = math.NaN()
-	if lp.opt.Truth != nil && len(lp.unl) > 0 {
-		acc = float64(right) / float64(len(lp.unl))
-	}
-	return maxH, acc
-}
-
-// unchanged reports whether the predictions on the current unlabeled points
-// equal those of the previous round, and saves the current ones.
-func (lp *loop) unchanged() bool {
-	same := true
-	for _, i := range lp.unl {
-		if lp.pred[i] != lp.prevPred[i] {
-			same = false
-		}
-	}
-	copy(lp.prevPred, lp.pred)
-	return same
-}
-
-// choose returns the k points to query in round r.
-func (lp *loop) choose(r, k int) ([]int, error) {
-	if r == 0 {
-		copy(lp.prevPred, lp.pred)
-	}
-	c := lp.pr.classes
-	u := len(lp.unl)
-	var rows []int
-	switch s := lp.opt.Selector.(type) {
-	case active.Entropy:
-		rows = lp.topEntropy(k)
-	case active.Random:
-		s.Round = uint64(r)
-		var err error
-		if rows, err = s.Select(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), k); err != nil {
-			return nil, fmt.Errorf("models: selection: %w", err)
-		}
-	default:
-		var err error
-		if rows, err = s.Select(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), k); err != nil {
-			return nil, fmt.Errorf("models: selection: %w", err)
-		}
-	}
-	if len(rows) == 0 || len(rows) > k {
-		return nil, fmt.Errorf("models: selector returned %d points, want 1..%d", len(rows), k)
-	}
-	q := make([]int, len(rows))
-	for a, row := range rows {
-		if row < 0 || row >= u || slices.Contains(rows[:a], row) {
-			return nil, fmt.Errorf("models: selector returned an invalid or repeated row %d", row)
-		}
-		q[a] = lp.unl[row]
-	}
-	return q, nil
-}
-
-// topEntropy returns the rows of the k largest entropies, largest first,
-// ties to the lower row (as active.Entropy), without allocating.
-func (lp *loop) topEntropy(k int) []int {
-	c := lp.pr.classes
-	sel, sc := lp.sel[:0], lp.scores[:0]
-	for a := range lp.unl {
-		h := active.EntropyScore(lp.probs[a*c : (a+1)*c])
-		if len(sel) == k && !(h > sc[k-1]) {
-			continue
-		}
-		if len(sel) < k {
-			sel, sc = append(sel, 0), append(sc, 0)
-		}
-		// Insert keeping sc descending; equal scores keep earlier rows first.
-		j := len(sel) - 1
-		for j > 0 && h > sc[j-1] {
-			sel[j], sc[j] = sel[j-1], sc[j-1]
-			j--
-		}
-		sel[j], sc[j] = a, h
-	}
-	lp.sel, lp.scores = sel, sc
-	return sel
-}
-
-// add moves the queried points q with labels y to the labeled set.
-func (lp *loop) add(ctx context.Context, q, y []int) error {
-	lp.lab = append(lp.lab, q...)
-	lp.ys = append(lp.ys, y...)
-	for _, i := range q {
-		lp.inL[i] = true
-	}
-	k := 0
-	for _, i := range lp.unl {
-		if !lp.inL[i] {
-			lp.unl[k] = i
-			k++
-		}
-	}
-	lp.unl = lp.unl[:k]
-	if lp.pr.basis == nil {
-		return lp.appendColumns(ctx, q)
-	}
-	return nil
-}
-
-// model returns a Model of the last completed fit (nil before the first).
-func (lp *loop) model() *Model {
-	if !lp.fitted {
-		return nil
-	}
-	m := lp.pr.newModel(lp.lab, lp.ys)
-	m.times = lp.times
-	if lp.pr.basis != nil {
-		m.mu = append([]float64(nil), lp.mu...)
-		m.setFeatures()
-	} else {
-		m.kxl = mat.DenseCopyOf(lp.kall.Slice(0, lp.pr.n, 0, len(lp.lab)))
-	}
-	mm := &klr.Multi{Classes: lp.mm.Classes, Models: make([]klr.Model, len(lp.mm.Models))}
-	for k, b := range lp.mm.Models {
-		b.Coef = append([]float64(nil), b.Coef...)
-		mm.Models[k] = b
-	}
-	m.klr = mm
-	m.lambda, m.lambdaSource, m.cv = lp.lambda, lp.lambdaSource, lp.cv
-	m.alignment = m.computeAlignment()
-	return m
 }

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/internal/datatest"
+	"ukm/linalg"
 	"ukm/models/active"
 )
 
@@ -31,7 +32,7 @@ func TestUKLRBeatsRand(t *testing.T) {
 	for seed := uint64(1); seed <= seeds; seed++ {
 		s := circles(t, 100, 0.1, seed)
 		lab, ys, _ := pickLabeled(s.Y, 4, seed)
-		base := Options{Seed: seed, C: 1}
+		base := Options{Seed: seed, Decay: 1}
 		run := func(o *LoopOptions) float64 {
 			o.Truth = s.Y
 			_, rounds, err := Loop(context.Background(), s.X, lab, ys, active.GroundTruth(s.Y), o)
@@ -58,7 +59,7 @@ func TestUKLRBeatsRand(t *testing.T) {
 func TestLoopStopRules(t *testing.T) {
 	s := circles(t, 40, 0.1, 7)
 	lab, ys, _ := pickLabeled(s.Y, 4, 7)
-	base := Options{Lambda: 0.1, C: 1}
+	base := Options{Lambda: 0.1, Decay: 1}
 	for _, tc := range []struct {
 		name    string
 		opt     LoopOptions
@@ -115,7 +116,7 @@ func TestLoopStopRules(t *testing.T) {
 func TestLoopStopUnchanged(t *testing.T) {
 	s := circles(t, 50, 0.05, 2)
 	lab, ys, _ := pickLabeled(s.Y, 6, 2)
-	o := UKLR(Options{C: 1, Lambda: 0.1}, 40, 1)
+	o := UKLR(Options{Decay: 1, Lambda: 0.1}, 40, 1)
 	o.StopUnchanged = true
 	o.Truth = s.Y
 	_, rounds, err := Loop(context.Background(), s.X, lab, ys, active.GroundTruth(s.Y), o)
@@ -178,11 +179,11 @@ func TestLoopMatchesFit(t *testing.T) {
 		for i := range all {
 			all[i] = i
 		}
-		p1, err := m.Proba(nil, all)
+		p1, err := m.ProbaRows(nil, all)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p2, err := f.Proba(nil, all)
+		p2, err := f.ProbaRows(nil, all)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,7 +263,7 @@ func (o badOracle) Label(_ context.Context, idx []int) ([]int, error) {
 	return out, nil
 }
 
-// TestLoopBadInput: every invalid setting is an error wrapping ErrInput.
+// TestLoopBadInput: every invalid setting is an error wrapping linalg.ErrInvalid.
 func TestLoopBadInput(t *testing.T) {
 	s := circles(t, 10, 0.1, 1)
 	lab, ys, _ := pickLabeled(s.Y, 4, 1)
@@ -288,13 +289,13 @@ func TestLoopBadInput(t *testing.T) {
 		{"all labeled", all, s.Y, truth, LoopOptions{Budget: 1}, ErrNoCandidates},
 		{"nil oracle", lab, ys, nil, LoopOptions{Budget: 1}, nil},
 		{"oracle label", lab, ys, badOracle{7}, LoopOptions{Budget: 1}, nil},
-		{"C below 1", lab, ys, truth, LoopOptions{Options: Options{C: 0.5}, Budget: 1}, nil},
+		{"C below 1", lab, ys, truth, LoopOptions{Options: Options{Decay: 0.5}, Budget: 1}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.opt
 			_, _, err := Loop(context.Background(), s.X, tc.lab, tc.ys, tc.oracle, &o)
-			if !errors.Is(err, ErrInput) {
-				t.Fatalf("error %v, want ErrInput", err)
+			if !errors.Is(err, linalg.ErrInvalid) {
+				t.Fatalf("error %v, want linalg.ErrInvalid", err)
 			}
 			if tc.also != nil && !errors.Is(err, tc.also) {
 				t.Fatalf("error %v, want %v", err, tc.also)

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/models/klr"
 	"ukm/models/spectral"
 	"ukm/models/svm"
@@ -44,12 +45,13 @@ func (s LambdaSource) String() string {
 // classifier and timings. The learned kernel V diag(mu) Vᵀ is kept in that
 // factored form. A Model is safe for concurrent use by its read-only methods.
 //
-// Only a Model returned by Fit or Loop is usable: on a nil or zero Model the
-// methods that return an error report ErrInput, and the accessors return
-// zero values.
+// Only a Model returned by Fit, FitLabels, Select or Loop is usable: on a
+// nil or zero Model the methods that return an error report ErrNotFitted,
+// and the accessors return zero values.
 type Model struct {
 	pr      *prep
 	classes int
+	names   []string // class names (FitLabels); nil means "0", "1", ...
 	labeled []int
 	labels  []int
 
@@ -110,7 +112,7 @@ func (m *Model) trained() bool { return m.klr != nil || m.svm != nil || m.spread
 // Loop), whose methods have nothing to work on.
 func (m *Model) ready() error {
 	if m == nil || m.pr == nil || !m.trained() {
-		return inputf("the model is not fitted (use a Model returned by Fit or Loop)")
+		return ErrNotFitted
 	}
 	return nil
 }
@@ -149,14 +151,11 @@ func chooseLambda(ctx context.Context, opt *resolved, x mat.Matrix, kernel bool,
 func (m *Model) train(ctx context.Context) error {
 	opt := &m.pr.opt
 	if opt.Classifier == SVM {
-		mm, err := svm.TrainMulti(ctx, m.labeledKernel(), m.labels, m.classes, &svm.Settings{C: opt.SVMC})
-		m.svm = mm
+		mm, err := svm.TrainMulti(ctx, m.labeledKernel(), m.labels, m.classes, &svm.Settings{C: opt.C})
 		if err != nil {
-			if !isSoft(err) {
-				m.svm = nil
-			}
 			return fmt.Errorf("models: SVM: %w", err)
 		}
+		m.svm = mm
 		return nil
 	}
 	var x mat.Matrix = m.phiL
@@ -176,13 +175,10 @@ func (m *Model) train(ctx context.Context) error {
 	} else {
 		mm, err = klr.FitMultiFeatures(ctx, x, m.labels, m.classes, s)
 	}
-	m.klr = mm
 	if err != nil {
-		if mm != nil && !isSoft(err) {
-			m.klr = nil
-		}
 		return fmt.Errorf("models: KLR: %w", err)
 	}
+	m.klr = mm
 	return nil
 }
 
@@ -203,11 +199,11 @@ func (m *Model) inputs(idx []int) (mat.Matrix, error) {
 		return nil, err
 	}
 	if len(idx) == 0 {
-		return nil, inputf("no points to predict")
+		return nil, inputf(linalg.ErrEmpty, "no points to predict")
 	}
 	for k, i := range idx {
 		if i < 0 || i >= m.pr.n {
-			return nil, inputf("index %d (position %d) outside [0, %d)", i, k, m.pr.n)
+			return nil, inputf(linalg.ErrShape, "index %d (position %d) outside [0, %d)", i, k, m.pr.n)
 		}
 	}
 	if m.spread != nil {
@@ -234,16 +230,16 @@ func (m *Model) svmCross(f *mat.Dense) *mat.Dense {
 // scaleNew validates and scales new points.
 func (m *Model) scaleNew(xnew *mat.Dense) (*mat.Dense, error) {
 	if xnew == nil || xnew.IsEmpty() {
-		return nil, inputf("no new points")
+		return nil, inputf(linalg.ErrEmpty, "no new points")
 	}
 	r, p := xnew.Dims()
 	if want := m.pr.xs.RawMatrix().Cols; p != want {
-		return nil, inputf("new points have %d features, the model was fitted on %d", p, want)
+		return nil, inputf(linalg.ErrShape, "new points have %d features, the model was fitted on %d", p, want)
 	}
 	for i := 0; i < r; i++ {
 		for j, v := range xnew.RawRowView(i)[:p] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, inputf("new point (%d,%d) = %v is not finite", i, j, v)
+				return nil, inputf(linalg.ErrNonFinite, "new point (%d,%d) = %v is not finite", i, j, v)
 			}
 		}
 	}
@@ -337,7 +333,7 @@ func (m *Model) proba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 	if dst != nil {
 		r, _ := x.Dims()
 		if dr, dc := dst.Dims(); dr != r || dc != m.classes {
-			return dst, inputf("dst is %d x %d, want %d x %d", dr, dc, r, m.classes)
+			return dst, inputf(linalg.ErrShape, "dst is %d x %d, want %d x %d", dr, dc, r, m.classes)
 		}
 	}
 	if m.spread != nil {
@@ -350,79 +346,30 @@ func (m *Model) proba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 	return dst, nil
 }
 
-// Predict writes the predicted class of the training points idx (rows of
-// the x given to Fit, for example the unlabeled ones) into dst, grown if
-// needed, and returns it. KLR predicts the class of maximal one-versus-all
-// probability (KDD'06 section 6.1), the SVM that of maximal decision value.
-func (m *Model) Predict(dst []int, idx []int) ([]int, error) {
-	x, err := m.inputs(idx)
-	if err != nil {
-		return dst, err
+// Status says how the classifier's training ended: linalg.Converged when
+// every one-versus-all machine met its tolerance, otherwise the status of
+// the first that did not (linalg.IterationLimit or linalg.Stalled; the model
+// is usable, but its accuracy may suffer). The Spread classifier solves its
+// system exactly and reports Converged; an unfitted model reports
+// linalg.NotRun.
+func (m *Model) Status() linalg.Status {
+	switch {
+	case m == nil || !m.trained():
+		return linalg.NotRun
+	case m.klr != nil:
+		for _, c := range m.klr.Models {
+			if c.Stats.Status != linalg.Converged {
+				return c.Stats.Status
+			}
+		}
+	case m.svm != nil:
+		for _, c := range m.svm.Models {
+			if c.Stats.Status != linalg.Converged {
+				return c.Stats.Status
+			}
+		}
 	}
-	return m.predict(dst, x)
-}
-
-// Proba returns the len(idx) x c matrix of class probabilities of the
-// training points idx: the one-versus-all KLR probabilities, each row
-// normalised to sum to one (for two classes, (1-p, p)). dst is used when it
-// has that shape (nil allocates). An SVM model returns ErrNoProbability.
-func (m *Model) Proba(dst *mat.Dense, idx []int) (*mat.Dense, error) {
-	x, err := m.inputs(idx)
-	if err != nil {
-		return dst, err
-	}
-	return m.proba(dst, x)
-}
-
-// PredictNew predicts the class of new points (rows of xnew, raw features as
-// given to Fit). The fitted scaler and cosine normalisation are applied,
-// then the Nyström extension of the eigenvectors gives the feature map
-// (see FeaturesNew). For Design Standard the kernel with the labeled points
-// is evaluated directly. Graph-Laplacian designs return ErrNoOutOfSample.
-func (m *Model) PredictNew(dst []int, xnew *mat.Dense) ([]int, error) {
-	x, err := m.inputsNew(xnew)
-	if err != nil {
-		return dst, err
-	}
-	return m.predict(dst, x)
-}
-
-// ProbaNew is Proba for new points (see PredictNew).
-func (m *Model) ProbaNew(dst *mat.Dense, xnew *mat.Dense) (*mat.Dense, error) {
-	x, err := m.inputsNew(xnew)
-	if err != nil {
-		return dst, err
-	}
-	return m.proba(dst, x)
-}
-
-// FeaturesNew returns the learned feature map Phi(x) = v(x) diag(sqrt(mu))
-// of new points, where v(x) = K0(x, X) V diag(1/lambda) is the Nyström
-// extension of the eigenvectors: for a training point it reproduces the row
-// of V (exactly when lambda is an exact eigenvalue, otherwise up to the
-// eigensolver's residual divided by lambda). Coordinates whose eigenvalue is
-// below 1e-10 times the largest are set to zero. It fails for Design
-// Standard (there is no feature map) and the graph designs.
-func (m *Model) FeaturesNew(xnew *mat.Dense) (*mat.Dense, error) {
-	if err := m.ready(); err != nil {
-		return nil, err
-	}
-	if m.pr.opt.Design.graph() {
-		return nil, fmt.Errorf("%w (%v)", ErrNoOutOfSample, m.pr.opt.Design)
-	}
-	if m.pr.basis == nil {
-		return nil, inputf("the Standard design has no low-rank feature map")
-	}
-	z, err := m.scaleNew(xnew)
-	if err != nil {
-		return nil, err
-	}
-	f, err := m.extend(context.Background(), z)
-	if err != nil {
-		return nil, err
-	}
-	scaleColumns(f, f, sqrtMu(nil, m.mu))
-	return f, nil
+	return linalg.Converged
 }
 
 // Alignment returns the kernel-target alignment (KDD'06 eq. 7) of the

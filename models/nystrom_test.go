@@ -51,14 +51,14 @@ func TestNystromTrainingPoints(t *testing.T) {
 		}
 		t.Logf("%v: largest error / tolerance = %.2g", kk, worst)
 		// The public feature map agrees with Phi on training points too.
-		f, err := m.FeaturesNew(s.X)
+		f, err := m.Features(s.X)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var diff mat.Dense
 		diff.Sub(f, m.phi)
 		if e := mat.Norm(&diff, math.Inf(1)); e > 1e-8*mat.Norm(m.phi, math.Inf(1)) {
-			t.Errorf("%v: FeaturesNew differs from Phi by %.2g", kk, e)
+			t.Errorf("%v: Features differs from Phi by %.2g", kk, e)
 		}
 	}
 }
@@ -109,7 +109,7 @@ func TestNystromHeldOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := mk.PredictNew(nil, xh)
+		out, err := mk.Predict(nil, xh)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestNystromHeldOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := ma.Predict(nil, held)
+		in, err := ma.PredictRows(nil, held)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,12 +139,12 @@ func TestNystromHeldOut(t *testing.T) {
 		if acc := accuracy(out, held, s.Y); acc < 0.70 {
 			t.Errorf("%v/%v: out-of-sample accuracy %.3f < 0.70", tc.des, tc.kk, acc)
 		}
-		pr, err := mk.ProbaNew(nil, xh)
+		pr, err := mk.Proba(nil, xh)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r, c := pr.Dims(); r != len(held) || c != 2 {
-			t.Fatalf("ProbaNew is %d x %d", r, c)
+			t.Fatalf("Proba is %d x %d", r, c)
 		}
 	}
 }
@@ -158,11 +158,11 @@ func TestNoOutOfSample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := m.PredictNew(nil, s.X); !errors.Is(err, ErrNoOutOfSample) {
-			t.Errorf("%v: PredictNew error %v, want ErrNoOutOfSample", des, err)
+		if _, err := m.Predict(nil, s.X); !errors.Is(err, ErrNoOutOfSample) {
+			t.Errorf("%v: Predict error %v, want ErrNoOutOfSample", des, err)
 		}
-		if _, err := m.FeaturesNew(s.X); !errors.Is(err, ErrNoOutOfSample) {
-			t.Errorf("%v: FeaturesNew error %v, want ErrNoOutOfSample", des, err)
+		if _, err := m.Features(s.X); !errors.Is(err, ErrNoOutOfSample) {
+			t.Errorf("%v: Features error %v, want ErrNoOutOfSample", des, err)
 		}
 	}
 }
@@ -173,20 +173,20 @@ func TestNoOutOfSample(t *testing.T) {
 func TestConcurrentPredict(t *testing.T) {
 	s := circles(t, 40, 0.1, 8)
 	lab, ys, unl := pickLabeled(s.Y, 8, 8)
-	m, err := Fit(context.Background(), s.X, lab, ys, &Options{Lambda: 0.1, C: 1})
+	m, err := Fit(context.Background(), s.X, lab, ys, &Options{Lambda: 0.1, Decay: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := m.PredictNew(nil, s.X)
+	want, err := m.Predict(nil, s.X)
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 4)
 	for g := 0; g < 4; g++ {
 		go func() {
-			got, err := m.PredictNew(nil, s.X)
+			got, err := m.Predict(nil, s.X)
 			if err == nil {
-				_, err = m.Proba(nil, unl)
+				_, err = m.ProbaRows(nil, unl)
 			}
 			for i := range got {
 				if err == nil && got[i] != want[i] {

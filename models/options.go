@@ -1,33 +1,13 @@
 package models
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"time"
-)
 
-// Sentinel errors. Every error returned by the package for bad input wraps
-// ErrInput; callers branch with errors.Is.
-var (
-	// ErrInput reports invalid arguments: shapes, indices, labels, NaN or
-	// Inf in the data, or settings out of range.
-	ErrInput = errors.New("models: invalid input")
-	// ErrNoOutOfSample reports that the model has no kernel function for new
-	// points: the graph-Laplacian designs (Order, ImpOrder, Diffusion,
-	// GaussianField) define the kernel only on the n points of the graph.
-	ErrNoOutOfSample = errors.New("models: no out-of-sample extension for a graph-Laplacian design")
-	// ErrNoProbability reports that the classifier (an SVM) has no class
-	// probabilities.
-	ErrNoProbability = errors.New("models: the SVM classifier gives no class probabilities")
-	// ErrNoCandidates reports an active-learning loop without unlabeled
-	// points to query.
-	ErrNoCandidates = errors.New("models: no unlabeled candidates")
+	"ukm/linalg"
+	"ukm/models/spectral"
 )
-
-func inputf(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrInput}, args...)...)
-}
 
 // KernelKind selects the initial kernel.
 type KernelKind int
@@ -143,8 +123,8 @@ const (
 	GaussianField
 	// MM is the maximum-margin spectral kernel (max-margin paper eq. 13-14,
 	// package models/mm): the coefficients in the same fast-decay cone as
-	// SKL (decay C) that minimise the SVM dual optimum on the labeled block
-	// with box SVMC. With more than two classes one shared kernel minimises
+	// SKL (factor Decay) that minimise the SVM dual optimum on the labeled block
+	// with box C. With more than two classes one shared kernel minimises
 	// the sum of the one-vs-all optima. It pairs naturally with the SVM
 	// classifier, but any classifier can be trained on the kernel.
 	MM
@@ -158,7 +138,26 @@ const (
 	// fields of Options supply what the candidates share (scaling, seed,
 	// classifier, folds).
 	Auto
+	// Custom is the user's design, Options.Custom (any spectral.Design,
+	// for example a labelaware.Design), applied to the top D eigenpairs of
+	// the initial kernel as the built-in kernel designs are. Its
+	// coefficients may weigh the basis vectors in any way; the model's
+	// feature map and out-of-sample extension are those of SKL.
+	Custom
 )
+
+// String returns the classifier name, for example "KLR".
+func (c ClassifierKind) String() string {
+	switch c {
+	case KLR:
+		return "KLR"
+	case SVM:
+		return "SVM"
+	case Spread:
+		return "Spread"
+	}
+	return fmt.Sprintf("ClassifierKind(%d)", int(c))
+}
 
 // String returns the design name used in KDD'06 Table 2, for example "Imp-Order".
 func (d DesignKind) String() string {
@@ -185,6 +184,8 @@ func (d DesignKind) String() string {
 		return "LabelSpreading"
 	case Auto:
 		return "Auto"
+	case Custom:
+		return "Custom"
 	}
 	return fmt.Sprintf("DesignKind(%d)", int(d))
 }
@@ -219,12 +220,13 @@ const (
 	// DefaultEnergyCap bounds d when it is chosen by EnergyFraction and D
 	// is zero.
 	DefaultEnergyCap = 50
-	// DefaultC is the SKL decay factor. KDD'06 Figs. 2-5 show C = 2 and 3
-	// both stable and better than C = 1, while a large C over-constrains the
+	// DefaultDecay is the SKL decay factor (the paper's C in
+	// mu_i >= C mu_{i+1}). KDD'06 Figs. 2-5 show 2 and 3 both stable and
+	// better than 1, while a large factor over-constrains the
 	// QP; 2 is the mildest of the values that work in all four figures.
-	DefaultC = 2
-	// DefaultSVMC is the SVM box bound used in the max-margin paper.
-	DefaultSVMC = 100
+	DefaultDecay = 2
+	// DefaultC is the SVM box bound used in the max-margin paper.
+	DefaultC = 100
 	// DefaultGraphK is the neighbour count of the kNN graph (section 6.2).
 	DefaultGraphK = 10
 	// DefaultSigma2 is the diffusion parameter. The papers tune it by
@@ -262,9 +264,11 @@ type Options struct {
 	// its trace (KDD'06 section 4.2); it must be at most 1 and applies only
 	// to the kernel designs (SKL, Cluster, Truncated).
 	EnergyFraction float64
-	// C is the decay factor of SKL and MM (mu_i >= C mu_{i+1}), at least 1.
+	// Custom is the design of Design Custom, and must be nil otherwise.
+	Custom spectral.Design
+	// Decay is the decay factor of SKL and MM (mu_i >= Decay mu_{i+1}), at least 1.
 	// Zero means DefaultC.
-	C float64
+	Decay float64
 	// Classifier selects KLR (default) or SVM.
 	Classifier ClassifierKind
 	// Lambda is the KLR regularisation. Zero means: choose it by stratified
@@ -272,8 +276,9 @@ type Options struct {
 	// If some class has a single labeled example cross-validation is
 	// impossible and klr.DefaultLambda is used (Model.LambdaSource says so).
 	Lambda float64
-	// SVMC is the SVM box bound. Zero means DefaultSVMC.
-	SVMC float64
+	// C is the SVM box bound (of the SVM classifier and the MM design).
+	// Zero means DefaultC.
+	C float64
 	// Bias adds an unpenalised intercept to KLR. The default (false)
 	// follows eq. 17-18 of KDD'06, which omit it; the leading eigenvector of
 	// a normalised kernel is close to constant and plays its part.
@@ -332,78 +337,83 @@ func (o *Options) resolve(n int) (resolved, error) {
 	}
 	switch {
 	case r.Kernel.Kind < RBF || r.Kernel.Kind > KNN:
-		return r, inputf("unknown kernel kind %d", int(r.Kernel.Kind))
+		return r, inputf(linalg.ErrSettings, "unknown kernel kind %d", int(r.Kernel.Kind))
 	case math.IsNaN(r.Kernel.Gamma) || math.IsInf(r.Kernel.Gamma, 0) || r.Kernel.Gamma < 0:
-		return r, inputf("RBF gamma %v must be positive and finite (0 = median heuristic)", r.Kernel.Gamma)
+		return r, inputf(linalg.ErrSettings, "RBF gamma %v must be positive and finite (0 = median heuristic)", r.Kernel.Gamma)
 	case math.IsNaN(r.Kernel.PolyScale) || math.IsInf(r.Kernel.PolyScale, 0) || r.Kernel.PolyScale < 0:
-		return r, inputf("quadratic kernel scale %v must be positive and finite (0 = 1/p)", r.Kernel.PolyScale)
+		return r, inputf(linalg.ErrSettings, "quadratic kernel scale %v must be positive and finite (0 = 1/p)", r.Kernel.PolyScale)
 	case r.Scale < ZScore || r.Scale > NoScaling:
-		return r, inputf("unknown scaling %d", int(r.Scale))
-	case r.Design < SKL || r.Design > Auto:
-		return r, inputf("unknown design %d", int(r.Design))
+		return r, inputf(linalg.ErrSettings, "unknown scaling %d", int(r.Scale))
+	case r.Design < SKL || r.Design > Custom:
+		return r, inputf(linalg.ErrSettings, "unknown design %d", int(r.Design))
 	case r.Classifier != KLR && r.Classifier != SVM && r.Classifier != Spread:
-		return r, inputf("unknown classifier %d", int(r.Classifier))
+		return r, inputf(linalg.ErrSettings, "unknown classifier %d", int(r.Classifier))
 	case r.Classifier == Spread && (r.Kernel.Kind != KNN || r.Design != LabelSpreading || r.D != 0 || r.EnergyFraction != 0):
-		return r, inputf("the Spread classifier needs the KNN kernel and the LabelSpreading design with D and EnergyFraction zero (it uses the whole graph)")
+		return r, inputf(linalg.ErrSettings, "the Spread classifier needs the KNN kernel and the LabelSpreading design with D and EnergyFraction zero (it uses the whole graph)")
 	case r.D < 0:
-		return r, inputf("D = %d is negative", r.D)
+		return r, inputf(linalg.ErrSettings, "D = %d is negative", r.D)
 	case r.D > n:
-		return r, inputf("D = %d eigenpairs requested for n = %d points", r.D, n)
+		return r, inputf(linalg.ErrSettings, "D = %d eigenpairs requested for n = %d points", r.D, n)
 	case math.IsNaN(r.EnergyFraction) || r.EnergyFraction < 0 || r.EnergyFraction > 1:
-		return r, inputf("energy fraction %v must be in [0, 1]", r.EnergyFraction)
+		return r, inputf(linalg.ErrSettings, "energy fraction %v must be in [0, 1]", r.EnergyFraction)
 	case r.EnergyFraction > 0 && r.Design != SKL && r.Design != Cluster && r.Design != Truncated && r.Design != MM && r.Design != LabelSpreading:
-		return r, inputf("energy fraction applies to the kernel designs only, not %v", r.Design)
-	case math.IsNaN(r.C) || math.IsInf(r.C, 0) || (r.C != 0 && r.C < 1):
-		return r, inputf("decay factor C = %v, want a finite C >= 1", r.C)
+		return r, inputf(linalg.ErrSettings, "energy fraction applies to the kernel designs only, not %v", r.Design)
+	case math.IsNaN(r.Decay) || math.IsInf(r.Decay, 0) || (r.Decay != 0 && r.Decay < 1):
+		return r, inputf(linalg.ErrSettings, "decay factor %v, want a finite value >= 1", r.Decay)
 	case math.IsNaN(r.Lambda) || math.IsInf(r.Lambda, 0) || r.Lambda < 0:
-		return r, inputf("lambda %v must be positive and finite (0 = cross-validation)", r.Lambda)
-	case math.IsNaN(r.SVMC) || math.IsInf(r.SVMC, 0) || r.SVMC < 0:
-		return r, inputf("SVM C %v must be positive and finite", r.SVMC)
+		return r, inputf(linalg.ErrSettings, "lambda %v must be positive and finite (0 = cross-validation)", r.Lambda)
+	case math.IsNaN(r.C) || math.IsInf(r.C, 0) || r.C < 0:
+		return r, inputf(linalg.ErrSettings, "SVM box bound C = %v must be positive and finite", r.C)
 	case r.Folds < 0 || r.Folds == 1:
-		return r, inputf("folds = %d, want 0 (default) or at least 2", r.Folds)
+		return r, inputf(linalg.ErrSettings, "folds = %d, want 0 (default) or at least 2", r.Folds)
 	case r.GraphK < 0:
-		return r, inputf("graph neighbours %d is negative", r.GraphK)
+		return r, inputf(linalg.ErrSettings, "graph neighbours %d is negative", r.GraphK)
 	case math.IsNaN(r.Sigma2) || math.IsInf(r.Sigma2, 0) || r.Sigma2 < 0:
-		return r, inputf("diffusion sigma² %v must be positive and finite", r.Sigma2)
+		return r, inputf(linalg.ErrSettings, "diffusion sigma² %v must be positive and finite", r.Sigma2)
 	case math.IsNaN(r.Eps) || math.IsInf(r.Eps, 0) || r.Eps < 0:
-		return r, inputf("Gaussian-field eps %v must be positive and finite", r.Eps)
+		return r, inputf(linalg.ErrSettings, "Gaussian-field eps %v must be positive and finite", r.Eps)
 	case r.Classifier == Spread && r.Kernel.LocalScale:
-		return r, inputf("the Spread classifier spreads over the binary kNN relation; LocalScale does not apply")
+		return r, inputf(linalg.ErrSettings, "the Spread classifier spreads over the binary kNN relation; LocalScale does not apply")
 	case r.Classifier == Spread && r.GraphK == 1:
-		return r, inputf("the Spread classifier needs GraphK >= 2 (each point listens to GraphK - 1 neighbours besides itself)")
+		return r, inputf(linalg.ErrSettings, "the Spread classifier needs GraphK >= 2 (each point listens to GraphK - 1 neighbours besides itself)")
 	case r.Large < LargeAuto || r.Large > LargeOn:
-		return r, inputf("unknown large-n mode %d", int(r.Large))
+		return r, inputf(linalg.ErrSettings, "unknown large-n mode %d", int(r.Large))
 	case r.Landmarks < 0:
-		return r, inputf("landmarks %d is negative", r.Landmarks)
+		return r, inputf(linalg.ErrSettings, "landmarks %d is negative", r.Landmarks)
 	case r.MaxMemory < 0:
-		return r, inputf("memory budget %d is negative", r.MaxMemory)
+		return r, inputf(linalg.ErrSettings, "memory budget %d is negative", r.MaxMemory)
 	case math.IsNaN(r.Kernel.WidthScale) || math.IsInf(r.Kernel.WidthScale, 0) || r.Kernel.WidthScale < 0:
-		return r, inputf("RBF width scale %v must be positive and finite (0 = 1)", r.Kernel.WidthScale)
+		return r, inputf(linalg.ErrSettings, "RBF width scale %v must be positive and finite (0 = 1)", r.Kernel.WidthScale)
 	case math.IsNaN(r.Alpha) || r.Alpha < 0 || r.Alpha >= 1:
-		return r, inputf("label-spreading alpha %v must lie in (0, 1) (0 = default)", r.Alpha)
+		return r, inputf(linalg.ErrSettings, "label-spreading alpha %v must lie in (0, 1) (0 = default)", r.Alpha)
 	case r.Kernel.Kind == KNN && r.Design == Standard:
-		return r, inputf("the kNN kernel has no Standard design (use a spectral design such as SKL or LabelSpreading)")
+		return r, inputf(linalg.ErrSettings, "the kNN kernel has no Standard design (use a spectral design such as SKL or LabelSpreading)")
 	case r.Kernel.Kind == KNN && r.EnergyFraction > 0:
-		return r, inputf("energy fraction needs a kernel with a trace; the kNN kernel's eigenvalues are at most 1")
+		return r, inputf(linalg.ErrSettings, "energy fraction needs a kernel with a trace; the kNN kernel's eigenvalues are at most 1")
 	case math.IsNaN(r.EigTol) || math.IsInf(r.EigTol, 0) || r.EigTol < 0 || r.EigTol >= 1:
-		return r, inputf("eigensolver tolerance %v must be in [0, 1) (0 = default)", r.EigTol)
+		return r, inputf(linalg.ErrSettings, "eigensolver tolerance %v must be in [0, 1) (0 = default)", r.EigTol)
+	}
+	if err := r.checkKnobs(); err != nil {
+		return r, err
 	}
 	if r.EigTol == 0 {
 		r.EigTol = DefaultEigTol
 	}
-	if r.C == 0 {
-		r.C = DefaultC
+	// Defaults only for the knobs in use, so that resolved options pass
+	// checkKnobs again.
+	if r.Decay == 0 && (r.Design == SKL || r.Design == MM) {
+		r.Decay = DefaultDecay
 	}
-	if r.SVMC == 0 {
-		r.SVMC = DefaultSVMC
+	if r.C == 0 && (r.Classifier == SVM || r.Design == MM) {
+		r.C = DefaultC
 	}
 	if r.GraphK == 0 {
 		r.GraphK = DefaultGraphK
 	}
-	if r.Sigma2 == 0 {
+	if r.Sigma2 == 0 && r.Design == Diffusion {
 		r.Sigma2 = DefaultSigma2
 	}
-	if r.Eps == 0 {
+	if r.Eps == 0 && r.Design == GaussianField {
 		r.Eps = DefaultEps
 	}
 	r.d = r.D
@@ -414,7 +424,7 @@ func (o *Options) resolve(n int) (resolved, error) {
 		}
 	}
 	if (r.Design.graph() || r.Kernel.Kind == KNN) && r.GraphK >= n {
-		return r, inputf("graph needs GraphK = %d < n = %d", r.GraphK, n)
+		return r, inputf(linalg.ErrSettings, "graph needs GraphK = %d < n = %d", r.GraphK, n)
 	}
 	return r, nil
 }
@@ -437,4 +447,35 @@ type StageTimes struct {
 // Total returns the sum of the stage times.
 func (s StageTimes) Total() time.Duration {
 	return s.Kernel + s.Eig + s.Design + s.Fit + s.Select
+}
+
+// checkKnobs rejects a setting that the chosen design or classifier would
+// ignore: a knob that does nothing is an error, not silence. Under Auto
+// the candidates set the design knobs, so none may be given.
+func (r *resolved) checkKnobs() error {
+	d, c := r.Design, r.Classifier
+	knob := func(set bool, name string, used bool, users string) error {
+		if set && !used {
+			return inputf(linalg.ErrSettings, "%s is set but the %v design with the %v classifier does not use it (it applies to %s)", name, d, c, users)
+		}
+		return nil
+	}
+	for _, err := range []error{
+		knob(r.Decay != 0, "Decay", d == SKL || d == MM, "the SKL and MM designs"),
+		knob(r.Sigma2 != 0, "Sigma2", d == Diffusion, "the Diffusion design"),
+		knob(r.Eps != 0, "Eps", d == GaussianField, "the GaussianField design"),
+		knob(r.Alpha != 0, "Alpha", d == LabelSpreading || c == Spread, "the LabelSpreading design and the Spread classifier"),
+		knob(r.C != 0, "C", c == SVM || d == MM, "the SVM classifier and the MM design"),
+		knob(r.Lambda != 0, "Lambda", c == KLR && d != Auto, "the KLR classifier"),
+		knob(r.Bias, "Bias", c == KLR && d != Auto, "the KLR classifier"),
+		knob(r.Custom != nil, "Custom", d == Custom, "the Custom design"),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if d == Custom && r.Custom == nil {
+		return inputf(linalg.ErrSettings, "the Custom design needs Options.Custom, a spectral.Design")
+	}
+	return nil
 }

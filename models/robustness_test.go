@@ -56,7 +56,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		{"d = n svm", ctx, x, lab, ys, &Options{D: 20, Classifier: SVM}},
 		{"one column x", ctx, mat.NewDense(20, 1, nil), lab, ys, nil},
 		{"one row x", ctx, mat.NewDense(1, 3, nil), []int{0}, []int{0}, nil},
-		{"huge C", ctx, x, lab, ys, &Options{C: 1e300}},
+		{"huge C", ctx, x, lab, ys, &Options{Decay: 1e300}},
 		{"Inf gamma", ctx, x, lab, ys, &Options{Kernel: KernelSpec{Gamma: math.Inf(1)}}},
 		{"huge gamma", ctx, x, lab, ys, &Options{Kernel: KernelSpec{Gamma: 1e300}}},
 		{"huge folds", ctx, x, lab, ys, &Options{Folds: 1000}},
@@ -107,14 +107,15 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		m := m
 		name := fmt.Sprintf("%T(%v)", m, m == nil)
 		for mname, f := range map[string]func() error{
-			"Predict":     func() error { _, err := m.Predict(nil, []int{0}); return err },
-			"Proba":       func() error { _, err := m.Proba(nil, []int{0}); return err },
-			"PredictNew":  func() error { _, err := m.PredictNew(nil, x); return err },
-			"ProbaNew":    func() error { _, err := m.ProbaNew(nil, x); return err },
-			"FeaturesNew": func() error { _, err := m.FeaturesNew(x); return err },
+			"PredictRows": func() error { _, err := m.PredictRows(nil, []int{0}); return err },
+			"ProbaRows":   func() error { _, err := m.ProbaRows(nil, []int{0}); return err },
+			"Score":       func() error { _, err := m.Score(x, []int{0}); return err },
+			"Predict":     func() error { _, err := m.Predict(nil, x); return err },
+			"Proba":       func() error { _, err := m.Proba(nil, x); return err },
+			"Features":    func() error { _, err := m.Features(x); return err },
 		} {
-			if err := robust.Call(t, name+"."+mname, f); err == nil {
-				t.Errorf("%s.%s: no error", name, mname)
+			if err := robust.Call(t, name+"."+mname, f); !errors.Is(err, ErrNotFitted) {
+				t.Errorf("%s.%s: error %v, want ErrNotFitted", name, mname, err)
 			}
 		}
 		robust.Call(t, name+".accessors", func() error {
@@ -140,19 +141,20 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		}
 		name := opt.Design.String()
 		for mname, f := range map[string]func() error{
-			"Predict nil":        func() error { _, err := m.Predict(nil, nil); return err },
-			"Predict range":      func() error { _, err := m.Predict(nil, []int{20}); return err },
-			"Predict negative":   func() error { _, err := m.Predict(nil, []int{-1}); return err },
-			"Proba range":        func() error { _, err := m.Proba(nil, []int{20}); return err },
-			"Proba dst shape":    func() error { _, err := m.Proba(mat.NewDense(3, 3, nil), []int{0}); return err },
-			"PredictNew nil":     func() error { _, err := m.PredictNew(nil, nil); return err },
-			"PredictNew empty":   func() error { _, err := m.PredictNew(nil, &mat.Dense{}); return err },
-			"PredictNew cols":    func() error { _, err := m.PredictNew(nil, mat.NewDense(2, 5, nil)); return err },
-			"PredictNew NaN":     func() error { _, err := m.PredictNew(nil, mat.NewDense(1, 2, []float64{math.NaN(), 0})); return err },
-			"ProbaNew Inf":       func() error { _, err := m.ProbaNew(nil, mat.NewDense(1, 2, []float64{math.Inf(1), 0})); return err },
-			"FeaturesNew nil":    func() error { _, err := m.FeaturesNew(nil); return err },
-			"FeaturesNew cols":   func() error { _, err := m.FeaturesNew(mat.NewDense(1, 1, nil)); return err },
-			"ProbaNew dst shape": func() error { _, err := m.ProbaNew(mat.NewDense(3, 3, nil), mat.NewDense(1, 2, nil)); return err },
+			"PredictRows nil":      func() error { _, err := m.PredictRows(nil, nil); return err },
+			"PredictRows range":    func() error { _, err := m.PredictRows(nil, []int{20}); return err },
+			"PredictRows negative": func() error { _, err := m.PredictRows(nil, []int{-1}); return err },
+			"ProbaRows range":      func() error { _, err := m.ProbaRows(nil, []int{20}); return err },
+			"ProbaRows dst shape":  func() error { _, err := m.ProbaRows(mat.NewDense(3, 3, nil), []int{0}); return err },
+			"Predict nil":          func() error { _, err := m.Predict(nil, nil); return err },
+			"Predict empty":        func() error { _, err := m.Predict(nil, &mat.Dense{}); return err },
+			"Predict cols":         func() error { _, err := m.Predict(nil, mat.NewDense(2, 5, nil)); return err },
+			"Predict NaN":          func() error { _, err := m.Predict(nil, mat.NewDense(1, 2, []float64{math.NaN(), 0})); return err },
+			"Proba Inf":            func() error { _, err := m.Proba(nil, mat.NewDense(1, 2, []float64{math.Inf(1), 0})); return err },
+			"Features nil":         func() error { _, err := m.Features(nil); return err },
+			"Features cols":        func() error { _, err := m.Features(mat.NewDense(1, 1, nil)); return err },
+			"Proba dst shape":      func() error { _, err := m.Proba(mat.NewDense(3, 3, nil), mat.NewDense(1, 2, nil)); return err },
+			"Score length":         func() error { _, err := m.ScoreRows([]int{0, 1}, []int{0}); return err },
 		} {
 			if err := robust.Call(t, name+"."+mname, f); err == nil {
 				t.Errorf("%s %s: no error", name, mname)
@@ -181,7 +183,7 @@ func TestModelConcurrentReads(t *testing.T) {
 			t.Fatal(err)
 		}
 		idx := []int{2, 3, 20, 21}
-		want, err := m.Predict(nil, idx)
+		want, err := m.PredictRows(nil, idx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,20 +193,20 @@ func TestModelConcurrentReads(t *testing.T) {
 				var err error
 				for it := 0; it < 5 && err == nil; it++ {
 					var got []int
-					if got, err = m.Predict(nil, idx); err == nil && fmt.Sprint(got) != fmt.Sprint(want) {
+					if got, err = m.PredictRows(nil, idx); err == nil && fmt.Sprint(got) != fmt.Sprint(want) {
 						err = fmt.Errorf("Predict = %v, want %v", got, want)
 					}
 					if err == nil {
-						got, err = m.PredictNew(nil, s.X)
+						got, err = m.Predict(nil, s.X)
 					}
 					if err == nil && opt.Classifier == KLR {
-						_, err = m.Proba(nil, idx)
+						_, err = m.ProbaRows(nil, idx)
 						if err == nil {
-							_, err = m.ProbaNew(nil, s.X)
+							_, err = m.Proba(nil, s.X)
 						}
 					}
 					if err == nil && opt.Design != Standard {
-						_, err = m.FeaturesNew(s.X)
+						_, err = m.Features(s.X)
 						m.Kernel()
 					}
 				}

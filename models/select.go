@@ -3,14 +3,12 @@ package models
 import (
 	"context"
 	"fmt"
-	"math"
-	"math/rand/v2"
-	"sort"
 	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/models/spectral"
 )
 
@@ -133,7 +131,7 @@ func (c *BasisCache) get(x *mat.Dense, key string) (*prep, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.x != nil && c.x != x {
-		return nil, inputf("the basis cache belongs to another data matrix")
+		return nil, inputf(linalg.ErrSettings, "the basis cache belongs to another data matrix")
 	}
 	return c.m[key], nil
 }
@@ -147,102 +145,6 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 	c.x = x
 	c.m[key] = pr
 }
-
-// DefaultCandidates returns the documented candidate set (90 candidates),
-// with base's Scale, Seed, Classifier, SVMC and EigTol. Every KLR family is
-// tried at lambda = 1, 0.1 and 0.01:
-//
-//   - label spreading itself (the Spread classifier) on the k-NN graph, k =
-//     10 and 5, alpha = 0.99 and 0.9 (no lambda); the first of them is what
-//     Select fits when nothing can be cross-validated;
-//   - plain logistic regression: the linear kernel, raw (not
-//     cosine-normalised), with intercept and the Standard design; the
-//     fallback for data without cluster structure;
-//   - SKL (C = 1 and 2) on the cosine-normalised linear kernel and on the
-//     median-width RBF kernel, d = 10 and 20, and the RBF kernel's Standard
-//     design with intercept (the KDD'06 families);
-//   - the C-SVM (box C = 1 and 10, with its bias) on the RBF kernel of width
-//     sqrt(1/2) times the median: for z-scored data the median squared
-//     distance is about 2p, so this is gamma = 1/p, the default of LIBSVM
-//     and scikit-learn's SVC (no lambda);
-//   - on the normalised affinity of the k-NN graph, k = 5 and 10: SKL
-//     (C = 1 and 2; with C = 1 the order-constrained graph kernel) and
-//     LabelSpreading, d = 10, 20 and 50 (image manifolds need more
-//     eigenvectors than the UCI sets).
-//
-// Spectral designs have no intercept (the leading eigenvector plays its
-// part, as in KDD'06 eq. 17). The set is kept small on purpose: with a few
-// dozen labeled points, the more candidates are scored, the more the best
-// cross-validation score overstates its accuracy and the more often a lucky
-// candidate wins. REPRODUCTION.md records which candidates win and the
-// head-to-head results. Candidates that do not fit the data (d or k too
-// large for n) are skipped by Select with the reason recorded.
-func DefaultCandidates(base *Options) []Candidate {
-	var b Options
-	if base != nil {
-		b = *base
-	}
-	// shared fills in base's settings where a candidate leaves them at
-	// their zero value (the SVM and Spread candidates name their
-	// classifier, the SVM ones their box).
-	shared := func(o Options) Options {
-		o.Scale, o.Seed, o.EigTol = b.Scale, b.Seed, b.EigTol
-		if o.Classifier == KLR {
-			o.Classifier = b.Classifier
-		}
-		if o.SVMC == 0 {
-			o.SVMC = b.SVMC
-		}
-		return o
-	}
-	var out []Candidate
-	add := func(name string, o Options) {
-		for _, lam := range selectLambdas {
-			o.Lambda = lam
-			out = append(out, Candidate{Name: fmt.Sprintf("%s/lambda=%g", name, lam), Options: shared(o)})
-		}
-	}
-	// Label spreading first: with one labeled point per class nothing can
-	// be cross-validated and Select fits the first candidate; spreading has
-	// no parameter fitted to the labels.
-	for _, k := range []int{10, 5} {
-		for _, a := range []float64{0.99, 0.9} {
-			o := Options{Kernel: KernelSpec{Kind: KNN}, GraphK: k, Design: LabelSpreading, Classifier: Spread, Alpha: a}
-			out = append(out, Candidate{Name: fmt.Sprintf("kNN(k=%d)/Spread(alpha=%g)", k, a), Options: shared(o)})
-		}
-	}
-	add("Linear/Standard/bias", Options{Kernel: KernelSpec{Kind: Linear, Raw: true}, Design: Standard, Bias: true})
-	for _, bs := range []struct {
-		name string
-		kind KernelKind
-	}{{"Linear", Linear}, {"RBF", RBF}} {
-		if bs.kind == RBF {
-			add("RBF/Standard/bias", Options{Kernel: KernelSpec{Kind: RBF}, Design: Standard, Bias: true})
-			for _, c := range []float64{1, 10} {
-				o := Options{Kernel: KernelSpec{Kind: RBF, WidthScale: math.Sqrt(0.5)}, Design: Standard, Classifier: SVM, SVMC: c}
-				out = append(out, Candidate{Name: fmt.Sprintf("RBF(0.71)/Standard/SVM(C=%g)", c), Options: shared(o)})
-			}
-		}
-		for _, d := range []int{10, 20} {
-			for _, c := range []float64{1, 2} {
-				add(fmt.Sprintf("%s/SKL(C=%g)/d=%d", bs.name, c, d), Options{Kernel: KernelSpec{Kind: bs.kind}, Design: SKL, C: c, D: d})
-			}
-		}
-	}
-	for _, k := range []int{5, 10} {
-		for _, d := range []int{10, 20, 50} {
-			name := fmt.Sprintf("kNN(k=%d)", k)
-			for _, c := range []float64{1, 2} {
-				add(fmt.Sprintf("%s/SKL(C=%g)/d=%d", name, c, d), Options{Kernel: KernelSpec{Kind: KNN}, GraphK: k, Design: SKL, C: c, D: d})
-			}
-			add(fmt.Sprintf("%s/LabelSpreading/d=%d", name, d), Options{Kernel: KernelSpec{Kind: KNN}, GraphK: k, Design: LabelSpreading, D: d})
-		}
-	}
-	return out
-}
-
-// selectLambdas is the KLR regularisation grid of DefaultCandidates.
-var selectLambdas = []float64{1, 1e-1, 1e-2}
 
 // Select chooses a configuration by cross-validation on the labeled points
 // and returns the model fitted with it on all of them; Model.Selection
@@ -275,7 +177,7 @@ var selectLambdas = []float64{1, 1e-1, 1e-2}
 // design and one classifier fit on the training part.
 func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *SelectOptions) (*Model, error) {
 	if ctx == nil {
-		return nil, inputf("nil context")
+		return nil, inputf(linalg.ErrSettings, "nil context")
 	}
 	n, classes, err := checkData(x, labeled, labels)
 	if err != nil {
@@ -286,13 +188,20 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 		o = *so
 	}
 	if o.Base.Design == Auto {
-		return nil, inputf("SelectOptions.Base.Design is Auto; the candidates set the design")
+		return nil, inputf(linalg.ErrSettings, "SelectOptions.Base.Design is Auto; the candidates set the design")
 	}
 	if o.Folds < 0 || o.Folds == 1 || o.Folds > len(labeled) {
-		return nil, inputf("folds = %d, want 0 (the rule) or 2..%d", o.Folds, len(labeled))
+		return nil, inputf(linalg.ErrSettings, "folds = %d, want 0 (the rule) or 2..%d", o.Folds, len(labeled))
 	}
 	cands := o.Candidates
 	if len(cands) == 0 {
+		// The default candidates set every design knob: a base that sets
+		// one would be ignored.
+		auto := resolved{Options: o.Base}
+		auto.Design = Auto
+		if err := auto.checkKnobs(); err != nil {
+			return nil, err
+		}
 		cands = DefaultCandidates(&o.Base)
 	}
 	t0 := time.Now()
@@ -301,7 +210,7 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 	for i, c := range cands {
 		sel.Scores[i].Candidate = c
 		if c.Options.Design == Auto {
-			sel.Scores[i].Skipped = inputf("a candidate cannot be Auto")
+			sel.Scores[i].Skipped = inputf(linalg.ErrSettings, "a candidate cannot be Auto")
 			continue
 		}
 		res[i], sel.Scores[i].Skipped = c.Options.resolve(n)
@@ -396,7 +305,7 @@ func firstSkip(sel *Selection) error {
 			return fmt.Errorf("models: every candidate failed; the first (%s): %w", s.Name, s.Skipped)
 		}
 	}
-	return inputf("no candidates")
+	return inputf(linalg.ErrSettings, "no candidates")
 }
 
 // basisKey identifies the basis (or, for Standard, the kernel) a candidate
@@ -429,8 +338,13 @@ func prepareGroup(ctx context.Context, sh *shared, x *mat.Dense, labeled, labels
 		o.D = max(o.D, res[i].d)
 	}
 	if o.Design != Standard && !o.Design.graph() {
-		// Any kernel design computes the same eigenpairs.
+		// Any kernel design computes the same eigenpairs; Cluster has no
+		// knob of its own.
 		o.Design = Cluster
+		o.Decay, o.Alpha, o.Custom = 0, 0, nil
+		if o.Classifier != SVM {
+			o.C = 0
+		}
 	}
 	return prepareShared(ctx, x, labeled, labels, &o, sh)
 }
@@ -496,128 +410,4 @@ func (m *Model) Selection() *Selection {
 		return nil
 	}
 	return m.selection
-}
-
-// folds assigns every labeled position a fold in [0, k) and returns k and
-// the rule used. ok is false when no fold can be formed (every class has a
-// single labeled point).
-func selectFolds(labels []int, classes, want int, seed uint64) (fold []int, k int, rule string, ok bool) {
-	l := len(labels)
-	count := make([]int, classes)
-	for _, y := range labels {
-		count[y]++
-	}
-	maxCount := 0
-	for _, c := range count {
-		maxCount = max(maxCount, c)
-	}
-	if maxCount < 2 {
-		return nil, 0, "no cross-validation: every class has a single labeled point", false
-	}
-	fold = make([]int, l)
-	if want == 0 && l <= LeaveOneOutMax {
-		for i := range fold {
-			fold[i] = i
-		}
-		return fold, l, "leave-one-out", true
-	}
-	k = want
-	switch {
-	case k > 0:
-	case l <= SmallSelectMax:
-		k = SmallSelectFolds
-	default:
-		k = DefaultSelectFolds
-	}
-	k = min(k, maxCount)
-	rng := rand.New(rand.NewPCG(seed, 0x5e1ec7))
-	members := make([][]int, classes)
-	for i, y := range labels {
-		members[y] = append(members[y], i)
-	}
-	next := 0
-	for _, m := range members {
-		rng.Shuffle(len(m), func(a, b int) { m[a], m[b] = m[b], m[a] })
-		for _, i := range m {
-			fold[i] = next % k
-			next++
-		}
-	}
-	return fold, k, fmt.Sprintf("stratified %d-fold", k), true
-}
-
-// oneSE applies the selection rule to scored candidates.
-func oneSE(scores []CandidateScore) int {
-	best := -1
-	for i, s := range scores {
-		if s.Skipped != nil {
-			continue
-		}
-		if best < 0 || s.Accuracy > scores[best].Accuracy ||
-			(s.Accuracy == scores[best].Accuracy && s.Probability > scores[best].Probability) {
-			best = i
-		}
-	}
-	if best < 0 {
-		return -1
-	}
-	fam := family(&scores[best].Options)
-	idx := make([]int, 0, len(scores))
-	for i, s := range scores {
-		if s.Skipped == nil && family(&s.Options) == fam && pairedWithin(scores[best].right, s.right) {
-			idx = append(idx, i)
-		}
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		sa, sb := scores[idx[a]], scores[idx[b]]
-		if sa.Complexity != sb.Complexity {
-			return sa.Complexity < sb.Complexity
-		}
-		return sa.Options.Lambda > sb.Options.Lambda
-	})
-	return idx[0]
-}
-
-// family identifies a candidate's basis and design: the options without D
-// and Lambda.
-func family(o *Options) string {
-	f := *o
-	f.D, f.Lambda, f.Progress = 0, 0, nil
-	return fmt.Sprintf("%+v", f)
-}
-
-// designKey identifies what a candidate's design depends on: the options
-// without the classifier's lambda and intercept, which candidates of one
-// design group vary fold by fold without designing again.
-func designKey(o *Options) string {
-	f := *o
-	f.Lambda, f.Bias, f.Progress = 0, false, nil
-	return fmt.Sprintf("%+v", f)
-}
-
-// pairedWithin reports whether the mean of best(i) - c(i) is at most its
-// standard error.
-func pairedWithin(best, c []bool) bool {
-	l := len(best)
-	var sum, sq float64
-	for i := range best {
-		d := 0.0
-		switch {
-		case best[i] && !c[i]:
-			d = 1
-		case !best[i] && c[i]:
-			d = -1
-		}
-		sum += d
-		sq += d * d
-	}
-	mean := sum / float64(l)
-	if mean <= 0 {
-		return true
-	}
-	if l < 2 {
-		return false
-	}
-	v := (sq - float64(l)*mean*mean) / float64(l-1)
-	return mean <= math.Sqrt(v/float64(l))
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/internal/dataset"
+	"ukm/linalg"
 )
 
 // TestKNNKernel fits the kNN-graph basis on two circles, which one global
@@ -25,7 +26,7 @@ func TestKNNKernel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp, _ := ref.Predict(nil, unl)
+	rp, _ := ref.PredictRows(nil, unl)
 	floor := accuracy(rp, unl, s.Y) + 0.1
 	for _, o := range []Options{
 		{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading},
@@ -36,7 +37,7 @@ func TestKNNKernel(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
-		pred, err := m.Predict(nil, unl)
+		pred, err := m.PredictRows(nil, unl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +51,7 @@ func TestKNNKernel(t *testing.T) {
 		t.Fatal(err)
 	}
 	z := mat.NewDense(2, 2, []float64{0.3, -0.2, 1.1, 0.9})
-	got, err := m.FeaturesNew(z)
+	got, err := m.Features(z)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestRoundoffDrop(t *testing.T) {
 		if len(vals) > 2 {
 			t.Fatalf("seed %d: %d eigenpairs kept for a rank-2 kernel: %v", seed, len(vals), vals)
 		}
-		pred, err := m.Predict(nil, unl)
+		pred, err := m.PredictRows(nil, unl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +165,7 @@ func TestSelect(t *testing.T) {
 			t.Errorf("%s scores %.3f, more than one standard error above the chosen %s (%.3f)", sc.Name, sc.Accuracy, best.Name, best.Accuracy)
 		}
 	}
-	pred, err := m.Predict(nil, unl)
+	pred, err := m.PredictRows(nil, unl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,12 +187,12 @@ func TestSelect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p3, _ := m3.Predict(nil, unl)
+		p3, _ := m3.PredictRows(nil, unl)
 		if m3.Selection().Best().Name != best.Name || !equalInts(p3, pred) {
 			t.Fatalf("cached selection chose %s", m3.Selection().Best().Name)
 		}
 	}
-	if _, err := Select(ctx, mat.DenseCopyOf(s.X), lab, ys, &SelectOptions{Cache: cache}); !errors.Is(err, ErrInput) {
+	if _, err := Select(ctx, mat.DenseCopyOf(s.X), lab, ys, &SelectOptions{Cache: cache}); !errors.Is(err, linalg.ErrInvalid) {
 		t.Fatalf("cache on another matrix: %v", err)
 	}
 }
@@ -285,8 +286,8 @@ func TestSelectBadInput(t *testing.T) {
 		{"all candidates fail", &SelectOptions{Candidates: []Candidate{{Name: "d>n", Options: Options{D: 100}}}}},
 	}
 	for _, c := range cases {
-		if _, err := Select(ctx, s.X, lab, ys, c.so); !errors.Is(err, ErrInput) {
-			t.Errorf("%s: error %v, want ErrInput", c.name, err)
+		if _, err := Select(ctx, s.X, lab, ys, c.so); !errors.Is(err, linalg.ErrInvalid) {
+			t.Errorf("%s: error %v, want linalg.ErrInvalid", c.name, err)
 		}
 	}
 	so := &SelectOptions{Candidates: []Candidate{
@@ -405,7 +406,7 @@ func TestSpread(t *testing.T) {
 	if worst > 1e-3*top {
 		t.Fatalf("residual %g of scores up to %g", worst, top)
 	}
-	pred, err := m.Predict(nil, unl)
+	pred, err := m.PredictRows(nil, unl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +415,7 @@ func TestSpread(t *testing.T) {
 	if acc := accuracy(pred, unl, s.Y); acc < 0.9 {
 		t.Errorf("accuracy %.3f on two circles", acc)
 	}
-	p, err := m.Proba(nil, unl[:5])
+	p, err := m.ProbaRows(nil, unl[:5])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,7 +426,7 @@ func TestSpread(t *testing.T) {
 	}
 	// New points near the outer ring take its class.
 	z := mat.NewDense(1, 2, []float64{s.X.At(unl[0], 0) * 1.01, s.X.At(unl[0], 1) * 1.01})
-	pz, err := m.PredictNew(nil, z)
+	pz, err := m.Predict(nil, z)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,12 +441,12 @@ func TestSpread(t *testing.T) {
 		{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, GraphK: 1},
 	}
 	for _, b := range bad {
-		if _, err := Fit(ctx, s.X, lab, ys, &b); !errors.Is(err, ErrInput) {
-			t.Errorf("%+v: error %v, want ErrInput", b, err)
+		if _, err := Fit(ctx, s.X, lab, ys, &b); !errors.Is(err, linalg.ErrInvalid) {
+			t.Errorf("%+v: error %v, want linalg.ErrInvalid", b, err)
 		}
 	}
 	lo := UKLR(o, 4, 2)
-	if _, _, err := Loop(ctx, s.X, lab, ys, nil, lo); !errors.Is(err, ErrInput) {
+	if _, _, err := Loop(ctx, s.X, lab, ys, nil, lo); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("Loop with Spread: %v", err)
 	}
 }
@@ -479,8 +480,8 @@ func TestLargePath(t *testing.T) {
 		if sin := sinLargestAngle(ve, vl); sin > 1e-6 {
 			t.Errorf("%+v: subspaces differ, sine of the largest angle %g", o, sin)
 		}
-		pe, _ := me.Predict(nil, unl)
-		pl, _ := ml.Predict(nil, unl)
+		pe, _ := me.PredictRows(nil, unl)
+		pl, _ := ml.PredictRows(nil, unl)
 		if !equalInts(pe, pl) {
 			t.Errorf("%+v: predictions differ between the paths", o)
 		}
@@ -508,7 +509,7 @@ func TestLargePath(t *testing.T) {
 	// The memory guard refuses the exact path over budget and names the
 	// option that fixes it.
 	_, err := Fit(ctx, s.X, lab, ys, &Options{Large: LargeOff, MaxMemory: 1 << 10})
-	if !errors.Is(err, ErrInput) {
+	if !errors.Is(err, linalg.ErrInvalid) {
 		t.Fatalf("over budget: %v", err)
 	}
 }

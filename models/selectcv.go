@@ -246,7 +246,7 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 			} else {
 				err = ft.FitMultiFeatures(ctx, &mm, train, s.y, len(s.kept), warm)
 			}
-			if err != nil && !isSoft(err) {
+			if err != nil {
 				return nil, nil, fmt.Errorf("models: KLR: %w", err)
 			}
 			warm = true
@@ -308,8 +308,8 @@ func (cv *cvData) inputs(ctx context.Context, pr *prep, r *resolved, kll *mat.De
 // svmPredict trains the SVM on a training kernel block and predicts the
 // held-out rows.
 func svmPredict(ctx context.Context, train, test *mat.Dense, s split, r *resolved) ([]int, error) {
-	mm, err := svm.TrainMulti(ctx, train, s.y, len(s.kept), &svm.Settings{C: r.SVMC})
-	if mm == nil || (err != nil && !isSoft(err)) {
+	mm, err := svm.TrainMulti(ctx, train, s.y, len(s.kept), &svm.Settings{C: r.C})
+	if err != nil {
 		return nil, fmt.Errorf("models: SVM: %w", err)
 	}
 	p, err := mm.Predict(nil, test)

@@ -10,6 +10,7 @@ import (
 
 	"ukm/internal/benchdata"
 	"ukm/internal/datatest"
+	"ukm/linalg"
 )
 
 // loadIono builds the spectrum of the benchmark instance (benchdata.Ionosphere:
@@ -41,8 +42,8 @@ func ionoSKL(tb testing.TB, sp *benchdata.Spectrum, d int, c float64) *SKL {
 	return s
 }
 
-// TestSKLIonosphere checks every solver on the real benchmark instances (C = 2)
-// and the C = 1 case where the Cluster and Truncated kernels are feasible as is.
+// TestSKLIonosphere checks every solver on the real benchmark instances (δ = 2)
+// and the δ = 1 case where the Cluster and Truncated kernels are feasible as is.
 func TestSKLIonosphere(t *testing.T) {
 	ie := loadIono(t)
 	for _, d := range []int{10, 20, 50} {
@@ -55,15 +56,15 @@ func TestSKLIonosphere(t *testing.T) {
 					if notDefinite(sv.name, err) {
 						continue
 					}
-					t.Fatalf("d=%d C=%v %s: %v", d, c, sv.name, err)
+					t.Fatalf("d=%d decay=%v %s: %v", d, c, sv.name, err)
 				}
-				if res.Status != Optimal || res.KKT.Max() > kktTol {
-					t.Errorf("d=%d C=%v %s: %v KKT %+v", d, c, sv.name, res.Status, res.KKT)
+				if res.Status != linalg.Optimal || res.KKT.Max() > kktTol {
+					t.Errorf("d=%d decay=%v %s: %v KKT %+v", d, c, sv.name, res.Status, res.KKT)
 				}
 				if i == 0 {
 					ref = res
 				} else if math.Abs(res.Obj-ref.Obj) > 1e-8*ref.Obj {
-					t.Errorf("d=%d C=%v %s: obj %v, bounded %v", d, c, sv.name, res.Obj, ref.Obj)
+					t.Errorf("d=%d decay=%v %s: obj %v, bounded %v", d, c, sv.name, res.Obj, ref.Obj)
 				}
 			}
 			best := s.Alignment(ref.X)
@@ -75,15 +76,15 @@ func TestSKLIonosphere(t *testing.T) {
 			}
 			// 1e-9 relative slack for rounding in the alignment formula
 			if ac, at := s.Alignment(cluster), s.Alignment(trunc); ac > best*(1+1e-9) || at > best*(1+1e-9) {
-				t.Errorf("d=%d C=%v: alignment optimum %v < cluster %v or truncated %v", d, c, best, ac, at)
+				t.Errorf("d=%d decay=%v: alignment optimum %v < cluster %v or truncated %v", d, c, best, ac, at)
 			}
-			t.Logf("d=%d C=%v: alignment SKL %.4f cluster %.4f truncated %.4f (iterations %d)", d, c, best, s.Alignment(cluster), s.Alignment(trunc), ref.Iter)
+			t.Logf("d=%d decay=%v: alignment SKL %.4f cluster %.4f truncated %.4f (iterations %d)", d, c, best, s.Alignment(cluster), s.Alignment(trunc), ref.Iterations)
 		}
 	}
 }
 
 // TestSKLIonosphereLarge checks the truncated fast path on the real instances
-// of BenchmarkSKL at d = 100 and 200 (C = 2): certified on the full μ-space
+// of BenchmarkSKL at d = 100 and 200 (δ = 2): certified on the full μ-space
 // problem to 1e-10 without the ActiveSet refinement, and not worse than
 // ActiveSet on Problem() (1e-12 relative slack for rounding of the objective).
 func TestSKLIonosphereLarge(t *testing.T) {
@@ -94,13 +95,13 @@ func TestSKLIonosphereLarge(t *testing.T) {
 		if err := s.Solve(context.Background(), nil, nil, &res); err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != Optimal || res.KKT.Max() > sklKKTTol || res.Polish != 0 || res.Iter > 2 {
-			t.Errorf("d=%d: %v KKT %+v iterations %d polish %d", d, res.Status, res.KKT, res.Iter, res.Polish)
+		if res.Status != linalg.Optimal || res.KKT.Max() > sklKKTTol || res.PolishIterations != 0 || res.Iterations > 2 {
+			t.Errorf("d=%d: %v KKT %+v iterations %d polish %d", d, res.Status, res.KKT, res.Iterations, res.PolishIterations)
 		}
 		if err := NewActiveSet(nil).Solve(context.Background(), s.Problem(), nil, &ref); err != nil {
 			t.Fatal(err)
 		}
-		if ref.Status != Optimal || res.Obj > ref.Obj*(1+1e-12) {
+		if ref.Status != linalg.Optimal || res.Obj > ref.Obj*(1+1e-12) {
 			t.Errorf("d=%d: obj %v, ActiveSet %v (%v)", d, res.Obj, ref.Obj, ref.Status)
 		}
 	}
@@ -109,7 +110,7 @@ func TestSKLIonosphereLarge(t *testing.T) {
 var sinkResult Result
 
 // BenchmarkSKL solves the SKL QP on ionosphere (RBF kernel, 20 labeled points,
-// C = 2) with a reused workspace, cold-started each time.
+// δ = 2) with a reused workspace, cold-started each time.
 func BenchmarkSKL(b *testing.B) {
 	ie := loadIono(b)
 	for _, solver := range []string{"bounded", "activeset", "admm", "goldfarb-idnani"} {
@@ -127,7 +128,7 @@ func BenchmarkSKL(b *testing.B) {
 				}
 				ctx := context.Background()
 				if err := s.Solve(ctx, sv, nil, &sinkResult); err != nil {
-					if errors.Is(err, ErrNotConvex) {
+					if errors.Is(err, linalg.ErrNotPSD) {
 						// H = DᵀD is only semidefinite in general (rank <=
 						// l(l+1)/2); where its Cholesky fails the dual method
 						// does not apply (on ionosphere with l = 20 it succeeds)
@@ -142,7 +143,7 @@ func BenchmarkSKL(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(sinkResult.Iter), "iter")
+				b.ReportMetric(float64(sinkResult.Iterations), "iter")
 				b.ReportMetric(sinkResult.KKT.Max(), "kkt")
 			})
 		}
@@ -178,7 +179,7 @@ func BenchmarkQP(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(sinkResult.Iter), "iter")
+				b.ReportMetric(float64(sinkResult.Iterations), "iter")
 				b.ReportMetric(sinkResult.KKT.Max(), "kkt")
 			})
 		}

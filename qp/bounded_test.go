@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"ukm/linalg"
 )
 
 func TestBoundedBruteForce(t *testing.T) {
@@ -21,7 +23,7 @@ func TestBoundedBruteForce(t *testing.T) {
 		if err := NewBounded(nil).Solve(context.Background(), p, nil, &res); err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != Optimal || res.KKT.Max() > kktTol {
+		if res.Status != linalg.Optimal || res.KKT.Max() > kktTol {
 			t.Errorf("trial %d: status %v KKT %+v", trial, res.Status, res.KKT)
 			continue
 		}
@@ -49,7 +51,7 @@ func TestBoundedSemidefinite(t *testing.T) {
 		if err := NewActiveSet(nil).Solve(context.Background(), p, nil, &ref); err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != Optimal || res.KKT.Max() > kktTol {
+		if res.Status != linalg.Optimal || res.KKT.Max() > kktTol {
 			t.Errorf("trial %d (n=%d rank=%d): status %v KKT %+v", trial, n, rank, res.Status, res.KKT)
 			continue
 		}
@@ -59,7 +61,7 @@ func TestBoundedSemidefinite(t *testing.T) {
 	}
 }
 
-func TestBoundedHotStartAndAllocs(t *testing.T) {
+func TestBoundedWarmStartAndAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	p := randProblem(rng, 40, 2, 0, 40)
 	for j := range p.Lower { // box every variable tightly so that many bounds are active
@@ -72,24 +74,24 @@ func TestBoundedHotStartAndAllocs(t *testing.T) {
 	b := NewBounded(nil)
 	ctx := context.Background()
 	var cold Result
-	if err := b.Solve(ctx, p, nil, &cold); err != nil || cold.Status != Optimal {
+	if err := b.Solve(ctx, p, nil, &cold); err != nil || cold.Status != linalg.Optimal {
 		t.Fatal(err, cold.Status)
 	}
-	for i := range p.C {
-		p.C[i] += 1e-3 * rng.NormFloat64()
+	for i := range p.G {
+		p.G[i] += 1e-3 * rng.NormFloat64()
 	}
-	var ref, hot Result
+	var ref, warm Result
 	if err := b.Solve(ctx, p, nil, &ref); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Solve(ctx, p, &Start{X: cold.X, Working: cold.Working}, &hot); err != nil {
+	if err := b.Solve(ctx, p, &Start{X: cold.X, Working: cold.Working}, &warm); err != nil {
 		t.Fatal(err)
 	}
-	if hot.Status != Optimal || hot.KKT.Max() > kktTol || math.Abs(hot.Obj-ref.Obj) > 1e-10*(1+math.Abs(ref.Obj)) {
-		t.Errorf("hot %v %+v obj %v, cold %v", hot.Status, hot.KKT, hot.Obj, ref.Obj)
+	if warm.Status != linalg.Optimal || warm.KKT.Max() > kktTol || math.Abs(warm.Obj-ref.Obj) > 1e-10*(1+math.Abs(ref.Obj)) {
+		t.Errorf("warm %v %+v obj %v, cold %v", warm.Status, warm.KKT, warm.Obj, ref.Obj)
 	}
-	if hot.Iter >= ref.Iter {
-		t.Errorf("hot start took %d iterations, cold %d", hot.Iter, ref.Iter)
+	if warm.Iterations >= ref.Iterations {
+		t.Errorf("warm start took %d iterations, cold %d", warm.Iterations, ref.Iterations)
 	}
 	allocs := testing.AllocsPerRun(10, func() {
 		if err := b.Solve(ctx, p, nil, &ref); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/qp"
 )
 
@@ -14,7 +15,7 @@ import (
 func ExampleActiveSet() {
 	p := &qp.Problem{
 		H:     mat.NewSymDense(2, []float64{2, 0, 0, 2}),
-		C:     []float64{-2, -5},
+		G:     []float64{-2, -5},
 		Ain:   mat.NewDense(3, 2, []float64{1, -2, -1, -2, -1, 2}),
 		Bin:   []float64{-2, -6, -2},
 		Lower: []float64{0, 0},
@@ -34,7 +35,7 @@ func ExampleActiveSet() {
 func ExampleGoldfarbIdnani() {
 	p := &qp.Problem{
 		H:     mat.NewSymDense(2, []float64{2, 0, 0, 2}),
-		C:     []float64{-2, -5},
+		G:     []float64{-2, -5},
 		Ain:   mat.NewDense(3, 2, []float64{1, -2, -1, -2, -1, 2}),
 		Bin:   []float64{-2, -6, -2},
 		Lower: []float64{0, 0},
@@ -48,7 +49,7 @@ func ExampleGoldfarbIdnani() {
 	// A semidefinite H is refused.
 	p.H = mat.NewSymDense(2, []float64{2, 0, 0, 0})
 	err := qp.NewGoldfarbIdnani(nil).Solve(context.Background(), p, nil, &res)
-	fmt.Println(errors.Is(err, qp.ErrNotConvex))
+	fmt.Println(errors.Is(err, linalg.ErrNotPSD))
 	// Output:
 	// Optimal x = (1.4000, 1.7000), multipliers [0.8000 0.0000 0.0000], active [0]
 	// true

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // fuzzReader turns fuzz bytes into small numbers.
@@ -41,7 +43,7 @@ func FuzzActiveSet(f *testing.F) {
 		meq := int(r.byte()) % 5
 		min := int(r.byte()) % 7
 		rank := int(r.byte()) % (n + 1)
-		p := &Problem{C: make([]float64, n), H: mat.NewSymDense(n, nil)}
+		p := &Problem{G: make([]float64, n), H: mat.NewSymDense(n, nil)}
 		if rank > 0 {
 			g := mat.NewDense(rank, n, nil)
 			for i := 0; i < rank; i++ {
@@ -51,8 +53,8 @@ func FuzzActiveSet(f *testing.F) {
 			}
 			p.H.SymOuterK(1, g.T())
 		}
-		for j := range p.C {
-			p.C[j] = r.num()
+		for j := range p.G {
+			p.G[j] = r.num()
 		}
 		if meq > 0 {
 			p.Aeq, p.Beq = mat.NewDense(meq, n, nil), make([]float64, meq)
@@ -85,7 +87,7 @@ func FuzzActiveSet(f *testing.F) {
 			}
 		}
 		objs := map[string]float64{}
-		claims := map[string]Status{}
+		claims := map[string]linalg.Status{}
 		xmax := 0.0
 		type named struct {
 			name string
@@ -102,7 +104,7 @@ func FuzzActiveSet(f *testing.F) {
 				continue
 			}
 			claims[sv.name] = res.Status
-			if res.Status == Unbounded && len(res.Ray) == n {
+			if res.Status == linalg.Unbounded && len(res.Ray) == n {
 				// curvature along the ray relative to ‖H‖_max·‖ray‖²; below
 				// 1e-10 the claim is within what double precision can decide
 				// for a nearly singular H, so it is not held against the solver
@@ -111,10 +113,10 @@ func FuzzActiveSet(f *testing.F) {
 				hr.MulVec(p.H, rv)
 				hmax := mat.Norm(p.H, math.Inf(1))
 				if mat.Dot(rv, &hr) <= 1e-10*hmax*mat.Dot(rv, rv) {
-					claims[sv.name] = NotSolved
+					claims[sv.name] = linalg.NotRun
 				}
 			}
-			if res.Status == Optimal {
+			if res.Status == linalg.Optimal {
 				// 1e-7 rather than 1e-9: fuzzed data can be badly scaled and
 				// nearly degenerate; the random tests hold the 1e-9 line.
 				tol := 1e-7
@@ -156,14 +158,14 @@ func FuzzActiveSet(f *testing.F) {
 			} else {
 				// 1e-7 as above for Optimal; a point beyond 1e6 is not expected
 				// (H + I bounds the optimum by the data)
-				if gr.Status == Optimal && gr.KKT.Max() > 1e-7 {
+				if gr.Status == linalg.Optimal && gr.KKT.Max() > 1e-7 {
 					t.Errorf("goldfarb-idnani: Optimal with KKT %+v", gr.KKT)
 				}
-				if (gr.Status == Infeasible && ar.Status == Optimal && ar.KKT.Max() <= 1e-7) ||
-					(ar.Status == Infeasible && gr.Status == Optimal && gr.KKT.Max() <= 1e-7) {
+				if (gr.Status == linalg.Infeasible && ar.Status == linalg.Optimal && ar.KKT.Max() <= 1e-7) ||
+					(ar.Status == linalg.Infeasible && gr.Status == linalg.Optimal && gr.KKT.Max() <= 1e-7) {
 					t.Errorf("definite problem: goldfarb-idnani %v, activeset %v", gr.Status, ar.Status)
 				}
-				if gr.Status == Optimal && ar.Status == Optimal && math.Abs(gr.Obj-ar.Obj) > 1e-6*(1+math.Abs(ar.Obj)) {
+				if gr.Status == linalg.Optimal && ar.Status == linalg.Optimal && math.Abs(gr.Obj-ar.Obj) > 1e-6*(1+math.Abs(ar.Obj)) {
 					t.Errorf("definite problem: objectives goldfarb-idnani %v activeset %v", gr.Obj, ar.Obj)
 				}
 			}
@@ -175,7 +177,7 @@ func FuzzActiveSet(f *testing.F) {
 		// 1e6 (the data are at most 4 in size) are taken as that case.
 		if len(objs) > 0 && xmax < 1e6 {
 			for name, st := range claims {
-				if st == Infeasible || st == Unbounded {
+				if st == linalg.Infeasible || st == linalg.Unbounded {
 					t.Errorf("%s claims %v but another solver found a KKT point", name, st)
 				}
 			}

@@ -2,17 +2,20 @@ package qp
 
 import (
 	"context"
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"ukm/linalg"
 )
+
+var _ Solver = (*GoldfarbIdnani)(nil)
 
 // GoldfarbIdnani is the dual active-set method of Goldfarb and Idnani (Math.
 // Programming 27, 1983) for strictly convex QPs: H must be positive definite.
 //
-// It starts at the unconstrained minimiser x = −H⁻¹c, which is dual feasible,
+// It starts at the unconstrained minimiser x = −H⁻¹g, which is dual feasible,
 // and adds violated constraints one at a time (equalities first, then the most
 // violated inequality or bound relative to its row norm), dropping active
 // inequalities whose multipliers would turn negative, until the iterate is
@@ -23,13 +26,16 @@ import (
 // proves the problem Infeasible.
 //
 // The iterates are not primal feasible before the end, so on IterationLimit X
-// is NaN, as for Infeasible. Start is ignored (a dual method cannot start from a
-// primal point). If the Cholesky factorisation of H fails, or one of its pivots
-// is below n·ε·max_i H_ii, Solve returns an error wrapping ErrNotConvex: the
-// method needs a positive definite H (use ActiveSet for semidefinite ones).
+// is NaN, as for Infeasible. Start is ignored (a dual method cannot start from
+// a primal point). If H is nil, its Cholesky factorisation fails, or one of its
+// pivots is below n·ε·max_i H_ii, Solve returns an error wrapping
+// linalg.ErrNotPSD: the method needs a positive definite H (use ActiveSet for
+// semidefinite ones). Unbounded cannot occur.
 //
-// A GoldfarbIdnani holds its workspace and re-solves problems of the same size
-// without allocating. It is not safe for concurrent use.
+// The factorisation costs O(n³) and each iteration O(n²) plus O(n·rows) to
+// find the most violated constraint. A GoldfarbIdnani holds its workspace and
+// re-solves problems of the same size without allocating. It is not safe for
+// concurrent use.
 type GoldfarbIdnani struct {
 	Settings Settings
 
@@ -224,30 +230,33 @@ func (g *GoldfarbIdnani) dropActive(q, l int) {
 // Solve implements Solver. start is ignored.
 func (g *GoldfarbIdnani) Solve(ctx context.Context, p *Problem, start *Start, res *Result) error {
 	if g == nil {
-		return invalidf("nil solver")
+		return linalg.Errorf(linalg.ErrSettings, opGoldfarb, "nil solver")
 	}
-	n, meq, min, err := checkSolve(ctx, p, res)
+	n, meq, min, err := checkSolve(ctx, opGoldfarb, p, res)
 	if err != nil {
 		return err
 	}
 	if p.H == nil {
-		return fmt.Errorf("%w: Goldfarb–Idnani needs a positive definite H (H is nil)", ErrNotConvex)
+		return linalg.Errorf(linalg.ErrNotPSD, opGoldfarb, "Goldfarb–Idnani needs a positive definite H (H is nil)")
 	}
-	if err := g.Settings.check(); err != nil {
+	if err := g.Settings.check(opGoldfarb); err != nil {
 		return err
 	}
-	set := g.Settings.resolve(n, meq+min+2*n)
+	set := g.Settings.resolve(n, meq+min)
 	g.alloc(n, meq, min)
 	g.p = p
 	if k := g.factor(); k >= 0 {
-		return fmt.Errorf("%w: Goldfarb–Idnani needs a positive definite H (Cholesky pivot %d is not above n·ε·max H_ii)", ErrNotConvex, k)
+		return linalg.Errorf(linalg.ErrNotPSD, opGoldfarb, "Goldfarb–Idnani needs a positive definite H (Cholesky pivot %d is not above n·ε·max H_ii)", k)
 	}
-	res.Status = NotSolved
+	if ctx.Err() != nil {
+		return canceled(ctx, opGoldfarb, res)
+	}
+	res.Status = linalg.NotRun
 	res.X = grow(res.X, n)
 	res.Ray = res.Ray[:0]
 	res.Eq, res.Ineq = grow(res.Eq, meq), grow(res.Ineq, min)
 	res.Lower, res.Upper = grow(res.Lower, n), grow(res.Upper, n)
-	res.Iter, res.Phase1Iter, res.Polish = 0, 0, 0
+	res.Iterations, res.Phase1Iterations, res.PolishIterations = 0, 0, 0
 	res.Working = res.Working[:0]
 	for i := range g.inA {
 		g.inA[i] = false
@@ -262,16 +271,16 @@ func (g *GoldfarbIdnani) Solve(ctx context.Context, p *Problem, start *Start, re
 		g.rn[id] = math.Sqrt(dot(a, a))
 	}
 	st, q, err := g.run(ctx, set)
-	res.Iter = g.iter
+	res.Iterations = g.iter
 	if err != nil {
-		return err
+		return canceled(ctx, opGoldfarb, res)
 	}
 	res.Status = st
 	fill(res.Eq, 0)
 	fill(res.Ineq, 0)
 	fill(res.Lower, 0)
 	fill(res.Upper, 0)
-	if st != Optimal {
+	if st != linalg.Optimal {
 		fill(res.X, math.NaN())
 		res.KKT = KKT{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)}
 		res.Obj = math.NaN()
@@ -295,7 +304,7 @@ func (g *GoldfarbIdnani) Solve(ctx context.Context, p *Problem, start *Start, re
 	res.Obj = objective(p, res.X, g.hx)
 	res.KKT, _ = residuals(p, n, meq, min, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, g.kktR, g.kktS)
 	if res.KKT.Max() > optimalGuard {
-		res.Status = NumericalFailure
+		res.Status = linalg.NumericalFailure
 	}
 	return nil
 }
@@ -309,12 +318,12 @@ const gDepTol = 1e-10
 
 // run iterates from the unconstrained minimiser; it returns the status and the
 // number of active constraints.
-func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (Status, int, error) {
+func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (linalg.Status, int, error) {
 	n, meq := g.n, g.meq
 	x, d, z, rv, J, R, u := g.x[:n], g.d[:n], g.z[:n], g.rv[:n], g.j, g.r, g.u
-	// x = −J Jᵀ c
+	// x = −J Jᵀ g
 	jt := blas64.General{Rows: n, Cols: n, Stride: n, Data: J}
-	blas64.Gemv(blas.NoTrans, 1, jt, blas64.Vector{N: n, Data: g.p.C, Inc: 1}, 0, blas64.Vector{N: n, Data: d, Inc: 1})
+	blas64.Gemv(blas.NoTrans, 1, jt, blas64.Vector{N: n, Data: g.p.G, Inc: 1}, 0, blas64.Vector{N: n, Data: d, Inc: 1})
 	blas64.Gemv(blas.Trans, -1, jt, blas64.Vector{N: n, Data: d, Inc: 1}, 0, blas64.Vector{N: n, Data: x, Inc: 1})
 	g.iter = 0
 	q := 0
@@ -360,18 +369,18 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (Status, int, er
 					justRefined = true
 					continue
 				}
-				return Optimal, q, nil
+				return linalg.Optimal, q, nil
 			}
 			justRefined = false
 		}
 		uplus := 0.0
 		for {
 			if g.iter >= set.MaxIter {
-				return IterationLimit, q, nil
+				return linalg.IterationLimit, q, nil
 			}
 			if g.iter&15 == 0 {
 				if err := ctx.Err(); err != nil {
-					return NotSolved, q, fmt.Errorf("qp: Goldfarb–Idnani cancelled: %w", err)
+					return linalg.NotRun, q, err
 				}
 			}
 			g.iter++
@@ -416,7 +425,7 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (Status, int, er
 			if math.IsInf(t1, 1) && math.IsInf(t2, 1) {
 				// the violated constraint depends on the active equalities and
 				// on inequalities that cannot be released: the dual is unbounded
-				return Infeasible, q, nil
+				return linalg.Infeasible, q, nil
 			}
 			t := math.Min(t1, t2)
 			if !dependent {
@@ -442,7 +451,7 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (Status, int, er
 
 // refine recomputes x and the multipliers from the current factors as the
 // solution of the equality-constrained problem on the active set:
-// x = J₁R⁻ᵀb_A − J₂J₂ᵀc and u = R⁻¹J₁ᵀ(Hx + c). The iterates are updated by
+// x = J₁R⁻ᵀb_A − J₂J₂ᵀg and u = R⁻¹J₁ᵀ(Hx + g). The iterates are updated by
 // steps from the unconstrained minimiser, whose size grows like κ(H); this
 // removes the rounding those steps accumulate.
 func (g *GoldfarbIdnani) refine(q int) {
@@ -457,13 +466,13 @@ func (g *GoldfarbIdnani) refine(q int) {
 	}
 	jt := blas64.General{Rows: n, Cols: n, Stride: n, Data: J}
 	if q < n {
-		// d₂ = −J₂ᵀc
-		blas64.Gemv(blas.NoTrans, -1, blas64.General{Rows: n - q, Cols: n, Stride: n, Data: J[q*n:]}, blas64.Vector{N: n, Data: g.p.C, Inc: 1}, 0, blas64.Vector{N: n - q, Data: d[q:], Inc: 1})
+		// d₂ = −J₂ᵀg
+		blas64.Gemv(blas.NoTrans, -1, blas64.General{Rows: n - q, Cols: n, Stride: n, Data: J[q*n:]}, blas64.Vector{N: n, Data: g.p.G, Inc: 1}, 0, blas64.Vector{N: n - q, Data: d[q:], Inc: 1})
 	}
 	blas64.Gemv(blas.Trans, 1, jt, blas64.Vector{N: n, Data: d, Inc: 1}, 0, blas64.Vector{N: n, Data: x, Inc: 1})
 	gr := g.hx[:n]
 	blas64.Symv(1, g.p.H.RawSymmetric(), blas64.Vector{N: n, Data: x, Inc: 1}, 0, blas64.Vector{N: n, Data: gr, Inc: 1})
-	for i, c := range g.p.C {
+	for i, c := range g.p.G {
 		gr[i] += c
 	}
 	// y = J₁ᵀ gr into d[:q], then u = R⁻¹y

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // TestGoldfarbIdnaniVsActiveSet compares the dual method with the primal one on
@@ -26,7 +28,7 @@ func TestGoldfarbIdnaniVsActiveSet(t *testing.T) {
 		if err := as.Solve(context.Background(), p, nil, &ar); err != nil {
 			t.Fatal(err)
 		}
-		if gr.Status != Optimal || gr.KKT.Max() > kktTol {
+		if gr.Status != linalg.Optimal || gr.KKT.Max() > kktTol {
 			t.Errorf("trial %d (n=%d): %v KKT %+v", trial, n, gr.Status, gr.KKT)
 			continue
 		}
@@ -66,12 +68,12 @@ func TestGoldfarbIdnaniInfeasible(t *testing.T) {
 		p    *Problem
 	}{
 		{"random-contradiction", contra},
-		{"equality-vs-box", &Problem{H: id2, C: []float64{1, 1},
+		{"equality-vs-box", &Problem{H: id2, G: []float64{1, 1},
 			Aeq: mat.NewDense(1, 2, []float64{1, 1}), Beq: []float64{5}, Lower: []float64{0, 0}, Upper: []float64{1, 1}}},
 		// x1 >= 1, x2 >= 1, x1 + x2 <= 1.5: each pair is feasible, all three not
-		{"triangle", &Problem{H: id2, C: []float64{0, 0},
+		{"triangle", &Problem{H: id2, G: []float64{0, 0},
 			Ain: mat.NewDense(3, 2, []float64{1, 0, 0, 1, -1, -1}), Bin: []float64{1, 1, -1.5}}},
-		{"inconsistent-equalities", &Problem{H: mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2}), C: []float64{1, 0, 0},
+		{"inconsistent-equalities", &Problem{H: mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2}), G: []float64{1, 0, 0},
 			Aeq: mat.NewDense(3, 3, []float64{1, 1, 0, 0, 1, 1, 1, 2, 1}), Beq: []float64{1, 1, 3}}},
 	}
 	for _, tc := range cases {
@@ -79,7 +81,7 @@ func TestGoldfarbIdnaniInfeasible(t *testing.T) {
 		if err := NewGoldfarbIdnani(nil).Solve(context.Background(), tc.p, nil, &res); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if res.Status != Infeasible {
+		if res.Status != linalg.Infeasible {
 			t.Errorf("%s: status %v, want Infeasible", tc.name, res.Status)
 		}
 		for _, v := range res.X {
@@ -99,15 +101,15 @@ func TestGoldfarbIdnaniNotDefinite(t *testing.T) {
 		p    *Problem
 	}{
 		{"semidefinite", semi},
-		{"nil-H", &Problem{C: []float64{1, 2}, Lower: []float64{0, 0}}},
-		{"zero-H", &Problem{H: mat.NewSymDense(2, nil), C: []float64{1, 2}, Lower: []float64{0, 0}}},
-		{"indefinite", &Problem{H: mat.NewSymDense(2, []float64{1, 2, 2, 1}), C: []float64{1, 2}}},
+		{"nil-H", &Problem{G: []float64{1, 2}, Lower: []float64{0, 0}}},
+		{"zero-H", &Problem{H: mat.NewSymDense(2, nil), G: []float64{1, 2}, Lower: []float64{0, 0}}},
+		{"indefinite", &Problem{H: mat.NewSymDense(2, []float64{1, 2, 2, 1}), G: []float64{1, 2}}},
 	}
 	for _, tc := range cases {
 		var res Result
 		err := NewGoldfarbIdnani(nil).Solve(context.Background(), tc.p, nil, &res)
-		if !errors.Is(err, ErrNotConvex) {
-			t.Errorf("%s: err = %v, want ErrNotConvex", tc.name, err)
+		if !errors.Is(err, linalg.ErrNotPSD) {
+			t.Errorf("%s: err = %v, want ErrNotPSD", tc.name, err)
 		}
 	}
 }

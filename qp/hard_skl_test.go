@@ -177,7 +177,7 @@ func hardSKL(t testing.TB, d int) *SKL {
 // (d = 50: stationarity 1e-9; d = 60: 4e-7) or fail (d = 100:
 // NumericalFailure). At the optimum μ_12..μ_d = 0 and every decay row and
 // bound there is active; a working set made of the decay chain closed by one
-// bound is ill-conditioned (C^length), which amplified the drift of x and
+// bound is ill-conditioned (δ^length), which amplified the drift of x and
 // gave multipliers of order 2^length. The reference is the bounded
 // ν-space fast path (SKL.Solve with a nil solver), an independent method.
 func TestActiveSetHardSKL(t *testing.T) {
@@ -201,14 +201,14 @@ func TestActiveSetHardSKL(t *testing.T) {
 		t.Run(fmt.Sprintf("d=%d", tc.d), func(t *testing.T) {
 			s := hardSKL(t, tc.d)
 			var ref, res Result
-			if err := s.Solve(ctx, nil, nil, &ref); err != nil || ref.Status != Optimal {
+			if err := s.Solve(ctx, nil, nil, &ref); err != nil || ref.Status != linalg.Optimal {
 				t.Fatalf("bounded: %v %v", ref.Status, err)
 			}
 			as := NewActiveSet(&Settings{SkipPSDCheck: true})
 			if err := s.Solve(ctx, as, nil, &res); err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Optimal {
+			if res.Status != linalg.Optimal {
 				t.Fatalf("status %v, KKT %+v", res.Status, res.KKT)
 			}
 			if k := res.KKT.Max(); k > kktTol {
@@ -266,15 +266,15 @@ func TestADMMHardSKL(t *testing.T) {
 	if err := s.Solve(ctx, ad, nil, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Optimal {
-		t.Fatalf("status %v after %d iterations", res.Status, res.Iter)
+	if res.Status != linalg.Optimal {
+		t.Fatalf("status %v after %d iterations", res.Status, res.Iterations)
 	}
 	// the active-set finish makes the answer as accurate as ActiveSet's
 	// (seen 8e-15); objTol as in TestActiveSetHardSKL
 	if r := math.Abs(res.Obj-ref.Obj) / math.Abs(ref.Obj); r > 1e-12 {
 		t.Errorf("obj %.17g, bounded %.17g", res.Obj, ref.Obj)
 	}
-	if res.Iter <= 20000 {
-		t.Logf("ADMM now needs %d iterations (<= the default limit): update its doc comment", res.Iter)
+	if res.Iterations <= 20000 {
+		t.Logf("ADMM now needs %d iterations (<= the default limit): update BENCHMARKS.md", res.Iterations)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // randProblem builds a random feasible QP with n variables, meq equalities, min
@@ -27,9 +29,9 @@ func randProblem(rng *rand.Rand, n, meq, min, rank int) *Problem {
 		}
 		h.SymOuterK(1, g.T())
 	}
-	p := &Problem{H: h, C: make([]float64, n)}
-	for i := range p.C {
-		p.C[i] = 3 * rng.NormFloat64()
+	p := &Problem{H: h, G: make([]float64, n)}
+	for i := range p.G {
+		p.G[i] = 3 * rng.NormFloat64()
 	}
 	if meq > 0 {
 		p.Aeq = mat.NewDense(meq, n, nil)
@@ -74,7 +76,7 @@ func randProblem(rng *rand.Rand, n, meq, min, rank int) *Problem {
 // KKT system and keeping the best primal-feasible point whose multipliers are
 // nonnegative. It is exponential: use it for n <= 8 and few constraints.
 func bruteForce(p *Problem) (x []float64, obj float64, ok bool) {
-	n := len(p.C)
+	n := len(p.G)
 	type row struct {
 		a []float64
 		b float64
@@ -122,7 +124,7 @@ func bruteForce(p *Problem) (x []float64, obj float64, ok bool) {
 			for j := 0; j < n; j++ {
 				k.Set(i, j, p.H.At(i, j))
 			}
-			rhs.SetVec(i, -p.C[i])
+			rhs.SetVec(i, -p.G[i])
 		}
 		for r, c := range act {
 			for j := 0; j < n; j++ {
@@ -158,7 +160,7 @@ func bruteForce(p *Problem) (x []float64, obj float64, ok bool) {
 }
 
 func quadObj(p *Problem, x []float64) float64 {
-	s := dot(p.C, x)
+	s := dot(p.G, x)
 	if p.H != nil {
 		for i := range x {
 			for j := range x {
@@ -176,7 +178,7 @@ func checkNoAllocs(t *testing.T, s Solver, p *Problem, runs int) {
 	t.Helper()
 	var res Result
 	ctx := context.Background()
-	if err := s.Solve(ctx, p, nil, &res); err != nil || res.Status != Optimal {
+	if err := s.Solve(ctx, p, nil, &res); err != nil || res.Status != linalg.Optimal {
 		t.Fatal(err, res.Status)
 	}
 	allocs := testing.AllocsPerRun(runs, func() {

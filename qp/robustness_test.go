@@ -6,9 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/robust"
+	"ukm/linalg"
 )
 
 // TestNoPanicOnBadInput: every solver returns an error (never panics) on
@@ -18,28 +20,28 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	nan, inf := math.NaN(), math.Inf(1)
-	good := &Problem{H: mat.NewSymDense(2, []float64{2, 0, 0, 2}), C: []float64{-1, -1}, Lower: []float64{0, 0}}
+	good := &Problem{H: mat.NewSymDense(2, []float64{2, 0, 0, 2}), G: []float64{-1, -1}, Lower: []float64{0, 0}}
 	var nilDense *mat.Dense
 	probs := map[string]*Problem{
 		"nil":           nil,
 		"empty":         {},
-		"H empty":       {H: &mat.SymDense{}, C: []float64{1}},
-		"Aeq typed nil": {C: []float64{1}, Aeq: nilDense, Beq: []float64{1}},
-		"Aeq empty":     {C: []float64{1}, Aeq: &mat.Dense{}, Beq: []float64{1}},
-		"Ain empty":     {C: []float64{1}, Ain: &mat.Dense{}},
-		"Ain nil Bin":   {C: []float64{1}, Ain: mat.NewDense(1, 1, []float64{1})},
-		"Beq no Aeq":    {C: []float64{1}, Beq: []float64{1}},
-		"Beq NaN":       {C: []float64{1}, Aeq: mat.NewDense(1, 1, []float64{1}), Beq: []float64{nan}},
-		"Ain Inf":       {C: []float64{1}, Ain: mat.NewDense(1, 1, []float64{inf}), Bin: []float64{0}},
-		"C Inf":         {C: []float64{inf}},
-		"short Lower":   {C: []float64{1, 1}, Lower: []float64{0}},
-		"long Upper":    {C: []float64{1}, Upper: []float64{0, 1}},
-		"Lower NaN":     {C: []float64{1}, Lower: []float64{nan}},
-		"Upper -Inf":    {C: []float64{1}, Upper: []float64{-inf}},
+		"H empty":       {H: &mat.SymDense{}, G: []float64{1}},
+		"Aeq typed nil": {G: []float64{1}, Aeq: nilDense, Beq: []float64{1}},
+		"Aeq empty":     {G: []float64{1}, Aeq: &mat.Dense{}, Beq: []float64{1}},
+		"Ain empty":     {G: []float64{1}, Ain: &mat.Dense{}},
+		"Ain nil Bin":   {G: []float64{1}, Ain: mat.NewDense(1, 1, []float64{1})},
+		"Beq no Aeq":    {G: []float64{1}, Beq: []float64{1}},
+		"Beq NaN":       {G: []float64{1}, Aeq: mat.NewDense(1, 1, []float64{1}), Beq: []float64{nan}},
+		"Ain Inf":       {G: []float64{1}, Ain: mat.NewDense(1, 1, []float64{inf}), Bin: []float64{0}},
+		"g Inf":         {G: []float64{inf}},
+		"short Lower":   {G: []float64{1, 1}, Lower: []float64{0}},
+		"long Upper":    {G: []float64{1}, Upper: []float64{0, 1}},
+		"Lower NaN":     {G: []float64{1}, Lower: []float64{nan}},
+		"Upper -Inf":    {G: []float64{1}, Upper: []float64{-inf}},
 		// crossing bounds were NumericalFailure with an infeasible X (ActiveSet,
 		// Bounded, ADMM) but Infeasible with X = NaN (GoldfarbIdnani)
-		"crossing bounds": {H: mat.NewSymDense(2, []float64{2, 0, 0, 2}), C: []float64{1, 1}, Lower: []float64{1, 0}, Upper: []float64{0, 1}},
-		"H not convex":    {H: mat.NewSymDense(1, []float64{-1}), C: []float64{1}},
+		"crossing bounds": {H: mat.NewSymDense(2, []float64{2, 0, 0, 2}), G: []float64{1, 1}, Lower: []float64{1, 0}, Upper: []float64{0, 1}},
+		"H not convex":    {H: mat.NewSymDense(1, []float64{-1}), G: []float64{1}},
 	}
 	starts := map[string]*Start{
 		"short X":    {X: []float64{1}},
@@ -98,7 +100,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 			if err := s.Solve(ctx, good, nil, &r); err != nil {
 				return err
 			}
-			if r.Status != Optimal {
+			if r.Status != linalg.Optimal {
 				return fmt.Errorf("status %v", r.Status)
 			}
 			return nil
@@ -122,7 +124,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		if err := s.Solve(ctx, (*Bounded)(nil), nil, &r); err != nil {
 			return err
 		}
-		if r.Status != Optimal {
+		if r.Status != linalg.Optimal {
 			return fmt.Errorf("status %v", r.Status)
 		}
 		return nil
@@ -132,7 +134,7 @@ func TestNoPanicOnBadInput(t *testing.T) {
 	// Bounded with general inequalities
 	if err := robust.Call(t, "Bounded/Ain", func() error {
 		var r Result
-		return NewBounded(nil).Solve(ctx, &Problem{C: []float64{1}, Ain: mat.NewDense(1, 1, []float64{1}), Bin: []float64{0}}, nil, &r)
+		return NewBounded(nil).Solve(ctx, &Problem{G: []float64{1}, Ain: mat.NewDense(1, 1, []float64{1}), Bin: []float64{0}}, nil, &r)
 	}); err == nil {
 		t.Errorf("Bounded with Ain: no error")
 	}
@@ -156,21 +158,21 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		"empty y":      func() error { _, err := NewSKL(vl, &mat.Dense{}, 2); return err },
 		"typed nil y":  func() error { _, err := NewSKL(vl, nilDense, 2); return err },
 		"short y":      func() error { _, err := NewSKL(vl, mat.NewDense(3, 1, nil), 2); return err },
-		"C < 1":        func() error { _, err := NewSKL(vl, y, 0.5); return err },
-		"C NaN":        func() error { _, err := NewSKL(vl, y, nan); return err },
-		"C huge":       func() error { _, err := NewSKL(vl, y, 1e200); return err },
+		"decay < 1":    func() error { _, err := NewSKL(vl, y, 0.5); return err },
+		"decay NaN":    func() error { _, err := NewSKL(vl, y, nan); return err },
+		"decay huge":   func() error { _, err := NewSKL(vl, y, 1e200); return err },
 		"NaN vl": func() error {
 			v := mat.DenseCopyOf(vl)
 			v.Set(0, 0, nan)
 			_, err := NewSKL(v, y, 2)
 			return err
 		},
-		"zero SKL Solve":     func() error { var s SKL; var r Result; return s.Solve(ctx, nil, nil, &r) },
-		"zero SKL SetData":   func() error { var s SKL; return s.SetData(vl, y) },
-		"zero SKL SetC only": func() error { var s SKL; return s.SetC(2) },
-		"zero SKL SetC": func() error {
+		"zero SKL Solve":         func() error { var s SKL; var r Result; return s.Solve(ctx, nil, nil, &r) },
+		"zero SKL SetData":       func() error { var s SKL; return s.SetData(vl, y) },
+		"zero SKL SetDecay only": func() error { var s SKL; return s.SetDecay(2) },
+		"zero SKL SetDecay": func() error {
 			var s SKL
-			if err := s.SetC(2); err != nil {
+			if err := s.SetDecay(2); err != nil {
 				return err
 			}
 			var r Result
@@ -233,16 +235,16 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		s.A()
 		s.H()
 		s.D()
-		s.C()
+		s.Decay()
 		s.Problem()
 		return nil
 	})
 	_ = rand.New
 }
 
-// TestSKLFailedSetCKeepsInstance: a SetC (or SetData) that fails leaves the
+// TestSKLFailedSetDecayKeepsInstance: a SetDecay (or SetData) that fails leaves the
 // instance as it was, so the next Solve gives the answer of a fresh instance.
-func TestSKLFailedSetCKeepsInstance(t *testing.T) {
+func TestSKLFailedSetDecayKeepsInstance(t *testing.T) {
 	ctx := context.Background()
 	vl, y, _ := synthSKL(3, 40, 12, 8)
 	s, err := NewSKL(vl, y, 2)
@@ -250,14 +252,14 @@ func TestSKLFailedSetCKeepsInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want Result
-	if err := s.Solve(ctx, nil, nil, &want); err != nil || want.Status != Optimal {
+	if err := s.Solve(ctx, nil, nil, &want); err != nil || want.Status != linalg.Optimal {
 		t.Fatal(err, want.Status)
 	}
-	if err := s.SetC(1e200); err == nil {
-		t.Fatal("SetC(1e200): no error")
+	if err := s.SetDecay(1e200); err == nil {
+		t.Fatal("SetDecay(1e200): no error")
 	}
-	if got := s.C(); got != 2 {
-		t.Errorf("C() = %v after a failed SetC, want 2", got)
+	if got := s.Decay(); got != 2 {
+		t.Errorf("Decay() = %v after a failed SetDecay, want 2", got)
 	}
 	big := mat.DenseCopyOf(vl)
 	big.Scale(1e160, big) // H entries overflow
@@ -266,12 +268,12 @@ func TestSKLFailedSetCKeepsInstance(t *testing.T) {
 	}
 	for _, sv := range []Solver{nil, NewActiveSet(nil)} {
 		var got Result
-		if err := s.Solve(ctx, sv, nil, &got); err != nil || got.Status != Optimal {
+		if err := s.Solve(ctx, sv, nil, &got); err != nil || got.Status != linalg.Optimal {
 			t.Fatalf("%T: %v %v", sv, err, got.Status)
 		}
 		for i := range want.X {
 			if math.Abs(got.X[i]-want.X[i]) > 1e-8*(1+math.Abs(want.X[i])) {
-				t.Fatalf("%T: after failed SetC/SetData mu = %v, want %v", sv, got.X, want.X)
+				t.Fatalf("%T: after failed SetDecay/SetData mu = %v, want %v", sv, got.X, want.X)
 			}
 		}
 	}
@@ -312,10 +314,10 @@ func TestSolverReuseAcrossSizes(t *testing.T) {
 			if err := reused.Solve(ctx, p, nil, &res); err != nil {
 				t.Fatalf("%s/%d reused: %v", name, k, err)
 			}
-			if res.Status != want.Status || len(res.X) != len(p.C) || len(res.Lower) != len(p.C) || len(res.Eq) != len(p.Beq) {
+			if res.Status != want.Status || len(res.X) != len(p.G) || len(res.Lower) != len(p.G) || len(res.Eq) != len(p.Beq) {
 				t.Fatalf("%s/%d: reused status %v len %d, fresh %v len %d", name, k, res.Status, len(res.X), want.Status, len(want.X))
 			}
-			if want.Status != Optimal {
+			if want.Status != linalg.Optimal {
 				continue
 			}
 			if math.Abs(res.Obj-want.Obj) > 1e-6*(1+math.Abs(want.Obj)) {
@@ -338,7 +340,7 @@ func TestSolverReuseAcrossSizes(t *testing.T) {
 		if err := s.SetData(d.vl, d.y); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Solve(ctx, nil, &Start{X: res.X}, &res); err != nil || res.Status != Optimal {
+		if err := s.Solve(ctx, nil, &Start{X: res.X}, &res); err != nil || res.Status != linalg.Optimal {
 			t.Fatal(err, res.Status)
 		}
 		f, _ := NewSKL(d.vl, d.y, 2)
@@ -354,10 +356,10 @@ func TestSolverReuseAcrossSizes(t *testing.T) {
 	}
 }
 
-// TestHotStartAliasesResult: the usual hot start Start{X: res.X, Working:
+// TestWarmStartAliasesResult: the usual warm start Start{X: res.X, Working:
 // res.Working} with the same res as output gives the answer of a start
 // copied out of res.
-func TestHotStartAliasesResult(t *testing.T) {
+func TestWarmStartAliasesResult(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(21, 22))
 	for _, name := range []string{"activeset", "admm", "bounded"} {
@@ -376,13 +378,13 @@ func TestHotStartAliasesResult(t *testing.T) {
 				p.Ain, p.Bin = nil, nil
 			}
 			q := *p
-			q.C = append([]float64(nil), p.C...)
-			for i := range q.C {
-				q.C[i] += 0.3 * rng.NormFloat64()
+			q.G = append([]float64(nil), p.G...)
+			for i := range q.G {
+				q.G[i] += 0.3 * rng.NormFloat64()
 			}
 			s1, s2 := mkSolver(), mkSolver()
 			var r1, r2 Result
-			if err := s1.Solve(ctx, p, nil, &r1); err != nil || r1.Status != Optimal {
+			if err := s1.Solve(ctx, p, nil, &r1); err != nil || r1.Status != linalg.Optimal {
 				t.Fatal(name, err, r1.Status)
 			}
 			if err := s2.Solve(ctx, p, nil, &r2); err != nil {
@@ -409,7 +411,7 @@ func TestHotStartAliasesResult(t *testing.T) {
 			t.Fatal(err)
 		}
 		r2.X = append(r2.X, r1.X...)
-		if err := s.SetC(2.5); err != nil {
+		if err := s.SetDecay(2.5); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Solve(ctx, sv, &Start{X: append([]float64(nil), r1.X...)}, &r1); err != nil {

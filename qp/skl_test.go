@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // synthSKL builds Vl (l×d) and y (l×1) from the top-d eigenvectors of an RBF
@@ -129,7 +131,7 @@ func sklSolvers() []struct {
 // notDefinite reports an SKL instance whose H = DᵀD is singular to working
 // precision, which the dual method must refuse (a permitted outcome).
 func notDefinite(name string, err error) bool {
-	return name == "goldfarb-idnani" && errors.Is(err, ErrNotConvex)
+	return name == "goldfarb-idnani" && errors.Is(err, linalg.ErrNotPSD)
 }
 
 func TestSKLSolversAgree(t *testing.T) {
@@ -151,10 +153,10 @@ func TestSKLSolversAgree(t *testing.T) {
 				if notDefinite(sv.name, err) {
 					continue
 				}
-				t.Fatalf("d=%d l=%d C=%v %s: %v", tc.d, tc.l, tc.c, sv.name, err)
+				t.Fatalf("d=%d l=%d decay=%v %s: %v", tc.d, tc.l, tc.c, sv.name, err)
 			}
-			if res.Status != Optimal || res.KKT.Max() > kktTol {
-				t.Errorf("d=%d l=%d C=%v %s: status %v KKT %+v", tc.d, tc.l, tc.c, sv.name, res.Status, res.KKT)
+			if res.Status != linalg.Optimal || res.KKT.Max() > kktTol {
+				t.Errorf("d=%d l=%d decay=%v %s: status %v KKT %+v", tc.d, tc.l, tc.c, sv.name, res.Status, res.KKT)
 				continue
 			}
 			if i == 0 {
@@ -162,7 +164,7 @@ func TestSKLSolversAgree(t *testing.T) {
 				continue
 			}
 			if math.Abs(res.Obj-ref.Obj) > 1e-8*math.Abs(ref.Obj) {
-				t.Errorf("d=%d l=%d C=%v %s: obj %v, bounded %v", tc.d, tc.l, tc.c, sv.name, res.Obj, ref.Obj)
+				t.Errorf("d=%d l=%d decay=%v %s: obj %v, bounded %v", tc.d, tc.l, tc.c, sv.name, res.Obj, ref.Obj)
 			}
 		}
 		// optimal alignment dominates feasible alternatives
@@ -171,7 +173,7 @@ func TestSKLSolversAgree(t *testing.T) {
 		check := func(name string, mu []float64) {
 			// 1e-9 relative slack for rounding in the alignment formula
 			if al := s.Alignment(mu); al > best*(1+1e-9) {
-				t.Errorf("d=%d C=%v: %s alignment %v > optimum %v", tc.d, tc.c, name, al, best)
+				t.Errorf("d=%d decay=%v: %s alignment %v > optimum %v", tc.d, tc.c, name, al, best)
 			}
 		}
 		mu := make([]float64, tc.d)
@@ -184,7 +186,7 @@ func TestSKLSolversAgree(t *testing.T) {
 			check("random feasible", mu)
 		}
 		// Cluster (μ = 1) and Truncated (μ = λ) kernels, made feasible by the decay
-		// C^-(i-1) (for C = 1 they are feasible as they are)
+		// δ^-(i-1) (for δ = 1 they are feasible as they are)
 		for i := range mu {
 			mu[i] = math.Pow(tc.c, -float64(i))
 		}
@@ -198,69 +200,60 @@ func TestSKLSolversAgree(t *testing.T) {
 
 func TestSKLEdgeCases(t *testing.T) {
 	vl, y, _ := synthSKL(3, 40, 10, 5)
-	if _, err := NewSKL(vl, y, 0.5); !errors.Is(err, ErrInvalid) {
-		t.Errorf("C < 1: err = %v", err)
+	if _, err := NewSKL(vl, y, 0.5); !errors.Is(err, linalg.ErrInvalid) {
+		t.Errorf("decay < 1: err = %v", err)
 	}
-	if _, err := NewSKL(vl, y, math.NaN()); !errors.Is(err, ErrInvalid) {
-		t.Errorf("C = NaN: err = %v", err)
+	if _, err := NewSKL(vl, y, math.NaN()); !errors.Is(err, linalg.ErrInvalid) {
+		t.Errorf("decay NaN: err = %v", err)
 	}
 	bad := mat.DenseCopyOf(vl)
 	bad.Set(2, 2, math.NaN())
-	if _, err := NewSKL(bad, y, 2); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSKL(bad, y, 2); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("NaN in Vl: err = %v", err)
 	}
-	if _, err := NewSKL(vl, mat.NewDense(3, 1, nil), 2); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSKL(vl, mat.NewDense(3, 1, nil), 2); !errors.Is(err, linalg.ErrInvalid) {
 		t.Errorf("target rows: err = %v", err)
 	}
-	// target orthogonal to every eigenvector: v = (1,1)/√2, y = (1,-1)
-	orth, err := NewSKL(mat.NewDense(2, 1, []float64{math.Sqrt2 / 2, math.Sqrt2 / 2}), mat.NewDense(2, 1, []float64{1, -1}), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res Result
-	if err := orth.Solve(context.Background(), nil, nil, &res); !errors.Is(err, ErrTargetOrthogonal) || res.Status != Infeasible {
-		t.Errorf("a = 0: err %v status %v", err, res.Status)
-	}
-	// a huge C overflows the reparametrisation: clear error
+	// a huge decay factor overflows the reparametrisation: clear error
 	big, _, _ := synthSKL(4, 80, 20, 60)
 	yb := mat.NewDense(20, 1, nil)
 	for i := 0; i < 20; i++ {
 		yb.Set(i, 0, float64(2*(i%2)-1))
 	}
 	if _, err := NewSKL(big, yb, 1e6); !errors.Is(err, ErrDecayRange) {
-		t.Errorf("C = 1e6, d = 60: err = %v, want ErrDecayRange", err)
+		t.Errorf("decay 1e6, d = 60: err = %v, want ErrDecayRange", err)
 	}
 }
 
-func TestSKLHotStartAndAllocs(t *testing.T) {
+func TestSKLWarmStartAndAllocs(t *testing.T) {
 	vl, y, _ := synthSKL(6, 80, 20, 30)
 	s, err := NewSKL(vl, y, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	var prev, cold, hot Result
+	var prev, cold, warm Result
 	if err := s.Solve(ctx, nil, nil, &prev); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetC(2.02); err != nil {
+	if err := s.SetDecay(2.02); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Solve(ctx, nil, nil, &cold); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Solve(ctx, nil, &Start{X: prev.X}, &hot); err != nil {
+	if err := s.Solve(ctx, nil, &Start{X: prev.X}, &warm); err != nil {
 		t.Fatal(err)
 	}
-	if hot.Status != Optimal || hot.KKT.Max() > kktTol || math.Abs(hot.Obj-cold.Obj) > 1e-9*cold.Obj {
-		t.Errorf("hot %v %+v obj %v, cold %v", hot.Status, hot.KKT, hot.Obj, cold.Obj)
+	if warm.Status != linalg.Optimal || warm.KKT.Max() > kktTol || math.Abs(warm.Obj-cold.Obj) > 1e-9*cold.Obj {
+		t.Errorf("warm %v %+v obj %v, cold %v", warm.Status, warm.KKT, warm.Obj, cold.Obj)
 	}
-	t.Logf("iterations: cold %d, hot %d", cold.Iter, hot.Iter)
-	if hot.Iter > cold.Iter {
-		t.Errorf("hot start took %d iterations, cold %d", hot.Iter, cold.Iter)
+	t.Logf("iterations: cold %d, warm %d", cold.Iterations, warm.Iterations)
+	if warm.Iterations > cold.Iterations {
+		t.Errorf("warm start took %d iterations, cold %d", warm.Iterations, cold.Iterations)
 	}
 	allocs := testing.AllocsPerRun(10, func() {
-		if err := s.SetC(2); err != nil {
+		if err := s.SetDecay(2); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.SetData(vl, y); err != nil {
@@ -276,7 +269,7 @@ func TestSKLHotStartAndAllocs(t *testing.T) {
 }
 
 // TestSKLTruncation covers the fast path for d beyond the decay horizon
-// (C^(d−1) > 2^60): the ν-problem is solved on the leading coordinates and the
+// (δ^(d−1) > 2^60): the ν-problem is solved on the leading coordinates and the
 // answer is certified on the full μ-space problem. It must be certified there
 // without the ActiveSet refinement (Polish = 0), be at least as good as
 // ActiveSet on the full problem, and re-solve without allocating.
@@ -293,15 +286,15 @@ func TestSKLTruncation(t *testing.T) {
 			t.Fatal(err)
 		}
 		if k := s.truncation(); k >= tc.d {
-			t.Fatalf("d=%d C=%v: no truncation (K = %d)", tc.d, tc.c, k)
+			t.Fatalf("d=%d decay=%v: no truncation (K = %d)", tc.d, tc.c, k)
 		}
 		ctx := context.Background()
 		var res, ref Result
 		if err := s.Solve(ctx, nil, nil, &res); err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != Optimal || res.KKT.Max() > sklKKTTol || res.Polish != 0 {
-			t.Errorf("d=%d C=%v: %v KKT %+v polish %d", tc.d, tc.c, res.Status, res.KKT, res.Polish)
+		if res.Status != linalg.Optimal || res.KKT.Max() > sklKKTTol || res.PolishIterations != 0 {
+			t.Errorf("d=%d decay=%v: %v KKT %+v polish %d", tc.d, tc.c, res.Status, res.KKT, res.PolishIterations)
 		}
 		if err := NewActiveSet(nil).Solve(ctx, s.Problem(), nil, &ref); err != nil {
 			t.Fatal(err)
@@ -309,29 +302,29 @@ func TestSKLTruncation(t *testing.T) {
 		// The certified point may not be worse than ActiveSet's (1e-12 relative
 		// slack for rounding of the objective). ActiveSet itself can stop at a
 		// point with stationarity ~1e-9 whose tail μ_i are not yet zero (seen
-		// for d = 200, C = 2: 7e-8 relative above), so only 1e-6 agreement is
+		// for d = 200, δ = 2: 7e-8 relative above), so only 1e-6 agreement is
 		// required the other way.
-		if ref.Status != Optimal || res.Obj > ref.Obj*(1+1e-12) || ref.Obj-res.Obj > 1e-6*ref.Obj {
-			t.Errorf("d=%d C=%v: obj %v, ActiveSet %v (%v)", tc.d, tc.c, res.Obj, ref.Obj, ref.Status)
+		if ref.Status != linalg.Optimal || res.Obj > ref.Obj*(1+1e-12) || ref.Obj-res.Obj > 1e-6*ref.Obj {
+			t.Errorf("d=%d decay=%v: obj %v, ActiveSet %v (%v)", tc.d, tc.c, res.Obj, ref.Obj, ref.Status)
 		}
 		if al := testing.AllocsPerRun(5, func() { _ = s.Solve(ctx, nil, nil, &res) }); al != 0 {
-			t.Errorf("d=%d C=%v: re-solve allocates %v times", tc.d, tc.c, al)
+			t.Errorf("d=%d decay=%v: re-solve allocates %v times", tc.d, tc.c, al)
 		}
-		// hot start from this μ after a small change of C (as in a C sweep)
+		// warm start from this μ after a small change of δ (as in a δ sweep)
 		prev := append([]float64(nil), res.X...)
-		if err := s.SetC(tc.c * 1.01); err != nil {
+		if err := s.SetDecay(tc.c * 1.01); err != nil {
 			t.Fatal(err)
 		}
-		var cold, hot Result
+		var cold, warm Result
 		if err := s.Solve(ctx, nil, nil, &cold); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Solve(ctx, nil, &Start{X: prev}, &hot); err != nil {
+		if err := s.Solve(ctx, nil, &Start{X: prev}, &warm); err != nil {
 			t.Fatal(err)
 		}
 		// 1e-12 relative: both are certified optima of the same problem
-		if hot.Status != Optimal || hot.KKT.Max() > sklKKTTol || math.Abs(hot.Obj-cold.Obj) > 1e-12*cold.Obj {
-			t.Errorf("d=%d C=%v hot: %v KKT %+v obj %v, cold %v", tc.d, tc.c*1.01, hot.Status, hot.KKT, hot.Obj, cold.Obj)
+		if warm.Status != linalg.Optimal || warm.KKT.Max() > sklKKTTol || math.Abs(warm.Obj-cold.Obj) > 1e-12*cold.Obj {
+			t.Errorf("d=%d decay=%v warm: %v KKT %+v obj %v, cold %v", tc.d, tc.c*1.01, warm.Status, warm.KKT, warm.Obj, cold.Obj)
 		}
 	}
 }
@@ -339,7 +332,7 @@ func TestSKLTruncation(t *testing.T) {
 // TestSKLTruncationFallback makes the target orthogonal to the leading
 // eigenvectors (a_i = 0 exactly for i < 66), so that the truncated ν-problem is
 // infeasible and the solver must fall back to the full problem. Its optimum is
-// of order C^(2·65) ≈ 1e39, beyond what double precision resolves here, so the
+// of order δ^(2·65) ≈ 1e39, beyond what double precision resolves here, so the
 // test only requires an honest outcome: no Infeasible claim (a ≠ 0 makes the
 // problem feasible) and no Optimal status without small KKT residuals.
 func TestSKLTruncationFallback(t *testing.T) {
@@ -368,15 +361,15 @@ func TestSKLTruncationFallback(t *testing.T) {
 	if k >= zero {
 		t.Fatalf("truncation %d does not cut the zero block", k)
 	}
-	if st, err := s.solveNu(ctx, s.bnd, s.truncated(k), k, nil); err != nil || st != Infeasible {
+	if st, err := s.solveNu(ctx, s.bnd, s.truncated(k), k, nil); err != nil || st != linalg.Infeasible {
 		t.Fatalf("truncated problem: %v %v, want Infeasible", st, err)
 	}
 	var res Result
 	if err := s.Solve(ctx, nil, nil, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Status == Infeasible || (res.Status == Optimal && res.KKT.Max() > kktTol) {
+	if res.Status == linalg.Infeasible || (res.Status == linalg.Optimal && res.KKT.Max() > kktTol) {
 		t.Errorf("%v KKT %+v", res.Status, res.KKT)
 	}
-	t.Logf("%v obj %v KKT %.2g, iterations %d", res.Status, res.Obj, res.KKT.Max(), res.Iter)
+	t.Logf("%v obj %v KKT %.2g, iterations %d", res.Status, res.Obj, res.KKT.Max(), res.Iterations)
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"ukm/internal/dataset"
-	"ukm/internal/repro"
+	"ukm/cmd/ukm/internal/repro"
 	"ukm/models"
 	"ukm/models/active"
 )
@@ -51,7 +51,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return 0, err
 			}
 			u := others(len(s.Y), lab)
-			pred, err := m.Predict(nil, u)
+			pred, err := m.PredictRows(nil, u)
 			if err != nil {
 				return 0, err
 			}

@@ -96,7 +96,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 		if len(u) == 0 {
 			return fmt.Errorf("fit: %s has no unlabeled rows to predict (use predict -train for new data)", trainPath)
 		}
-		pred, err := m.Predict(nil, u)
+		pred, err := m.PredictRows(nil, u)
 		if err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer, outOfS
 	if _, pTrain := tab.X.Dims(); pNew != pTrain {
 		return fmt.Errorf("predict: %s has %d features, but %s has %d", *data, pNew, trainPath, pTrain)
 	}
-	pred, err := m.PredictNew(nil, newTab.X)
+	pred, err := m.Predict(nil, newTab.X)
 	if err != nil {
 		return err
 	}

@@ -8,23 +8,48 @@ import (
 	"time"
 
 	"ukm/models"
+	"ukm/models/labelaware"
 )
 
 // modelFlags registers the flags that set model options.
 type modelFlags struct {
 	kernel, design, scale, classifier string
 	d, k                              int
-	c, lambda, gamma, energy, alpha   float64
+	decay, c, lambda, gamma, energy   float64
+	alpha, sigma2, eps                float64
+	weighting                         string
 	width                             float64
 	bias, raw, local                  bool
 	large                             string
 	landmarks                         int
 }
 
+// designNames lists the values of -design, in the order of the help text.
+var designNames = []string{"auto", "skl", "cluster", "truncated", "label-spreading", "mm", "labelaware",
+	"order", "imp-order", "standard", "diffusion", "gaussian-field"}
+
+// designKinds maps -design values to designs; labelaware is the Custom
+// design with a labelaware.Design.
+var designKinds = map[string]models.DesignKind{
+	"auto": models.Auto, "skl": models.SKL, "cluster": models.Cluster, "truncated": models.Truncated,
+	"label-spreading": models.LabelSpreading, "mm": models.MM, "labelaware": models.Custom,
+	"order": models.Order, "imp-order": models.ImpOrder, "standard": models.Standard,
+	"diffusion": models.Diffusion, "gaussian-field": models.GaussianField,
+}
+
+// weightings maps -weighting values to label-aware weightings.
+var weightings = map[string]labelaware.Weighting{
+	"": labelaware.WeightAlignf, "alignf": labelaware.WeightAlignf,
+	"uniform": labelaware.WeightUniform, "independent": labelaware.WeightIndependent,
+}
+
 // register adds the model flags to fs; design is the default of -design.
 func (m *modelFlags) register(fs *flag.FlagSet, design string) {
 	fs.StringVar(&m.kernel, "kernel", "rbf", "initial kernel: linear, quadratic, rbf or knn (normalised kNN-graph affinity); ignored by -design auto")
-	fs.StringVar(&m.design, "design", design, "kernel design: auto (chosen by cross-validation on the labeled rows), skl, cluster, truncated, label-spreading, mm, order, imp-order, standard, diffusion, gaussian-field")
+	fs.StringVar(&m.design, "design", design, "kernel design: "+strings.Join(designNames, ", ")+" (auto: chosen by cross-validation on the labeled rows; labelaware: the label-aware weighting of the eigenvectors, see -weighting)")
+	fs.StringVar(&m.weighting, "weighting", "", "with -design labelaware: alignf, uniform or independent (empty: alignf)")
+	fs.Float64Var(&m.sigma2, "sigma2", 0, "with -design diffusion: the diffusion parameter (0: 1)")
+	fs.Float64Var(&m.eps, "eps", 0, "with -design gaussian-field: the regulariser (0: 0.01)")
 	fs.IntVar(&m.k, "k", 0, "neighbours of the kNN graph (0: 10)")
 	fs.Float64Var(&m.alpha, "alpha", 0, "label-spreading alpha in (0, 1) (0: 0.99)")
 	fs.Float64Var(&m.width, "width-scale", 0, "multiply the RBF median width by this (0: 1)")
@@ -34,7 +59,8 @@ func (m *modelFlags) register(fs *flag.FlagSet, design string) {
 	fs.StringVar(&m.scale, "scale", "zscore", "feature scaling: zscore, minmax or none")
 	fs.StringVar(&m.classifier, "classifier", "klr", "classifier: klr, svm or spread (label spreading on the whole kNN graph; with -kernel knn -design label-spreading)")
 	fs.IntVar(&m.d, "d", 0, "number of eigenpairs (0: 20)")
-	fs.Float64Var(&m.c, "C", 0, "SKL decay factor C >= 1 (0: the default, 2)")
+	fs.Float64Var(&m.decay, "decay", 0, "with -design skl or mm: the decay factor >= 1 of the spectral coefficients (0: 2)")
+	fs.Float64Var(&m.c, "C", 0, "with -classifier svm or -design mm: the SVM box bound (0: 100)")
 	fs.Float64Var(&m.lambda, "lambda", 0, "KLR regularisation (0: cross-validation on the labeled set)")
 	fs.Float64Var(&m.gamma, "gamma", 0, "RBF width (0: 1/median squared distance)")
 	fs.Float64Var(&m.energy, "energy", 0, "choose d by this fraction of cumulative eigen energy (0: off)")
@@ -56,17 +82,20 @@ func (m *modelFlags) options() (models.Options, error) {
 	default:
 		return o, fmt.Errorf("unknown -kernel %q (linear, quadratic, rbf, knn)", m.kernel)
 	}
-	designs := map[string]models.DesignKind{
-		"auto": models.Auto, "skl": models.SKL, "cluster": models.Cluster, "truncated": models.Truncated,
-		"label-spreading": models.LabelSpreading, "mm": models.MM, "order": models.Order,
-		"imp-order": models.ImpOrder, "standard": models.Standard, "diffusion": models.Diffusion,
-		"gaussian-field": models.GaussianField,
-	}
-	d, ok := designs[strings.ToLower(m.design)]
+	d, ok := designKinds[strings.ToLower(m.design)]
 	if !ok {
-		return o, fmt.Errorf("unknown -design %q (auto, skl, cluster, truncated, label-spreading, mm, order, imp-order, standard, diffusion, gaussian-field)", m.design)
+		return o, fmt.Errorf("unknown -design %q (%s)", m.design, strings.Join(designNames, ", "))
 	}
 	o.Design = d
+	if strings.EqualFold(m.design, "labelaware") {
+		w, ok := weightings[strings.ToLower(m.weighting)]
+		if !ok {
+			return o, fmt.Errorf("unknown -weighting %q (alignf, uniform, independent)", m.weighting)
+		}
+		o.Custom = labelaware.Design{Weighting: w}
+	} else if m.weighting != "" {
+		return o, fmt.Errorf("-weighting applies to -design labelaware only")
+	}
 	switch strings.ToLower(m.scale) {
 	case "zscore":
 		o.Scale = models.ZScore
@@ -87,7 +116,8 @@ func (m *modelFlags) options() (models.Options, error) {
 	default:
 		return o, fmt.Errorf("unknown -classifier %q (klr, svm, spread)", m.classifier)
 	}
-	o.D, o.C, o.Lambda, o.Kernel.Gamma, o.EnergyFraction = m.d, m.c, m.lambda, m.gamma, m.energy
+	o.D, o.Decay, o.C, o.Lambda, o.Kernel.Gamma, o.EnergyFraction = m.d, m.decay, m.c, m.lambda, m.gamma, m.energy
+	o.Sigma2, o.Eps = m.sigma2, m.eps
 	o.Bias, o.Kernel.Raw = m.bias, m.raw
 	o.GraphK, o.Alpha, o.Kernel.WidthScale, o.Kernel.LocalScale = m.k, m.alpha, m.width, m.local
 	o.Landmarks = m.landmarks

@@ -284,3 +284,34 @@ func TestFitAutoEval(t *testing.T) {
 		t.Fatalf("%d draws written, want 4:\n%s", n, b)
 	}
 }
+
+// TestFitEveryDesign: every value of -design fits a shipped data set, the
+// label-aware and MM designs included, and a knob of another design is an
+// error.
+func TestFitEveryDesign(t *testing.T) {
+	dir := dataDir(t)
+	for _, d := range designNames {
+		args := []string{"fit", "-data", dir + "/wine.csv", "-labels", "20", "-eval", "-design", d, "-quiet"}
+		if d == "label-spreading" {
+			args = append(args, "-kernel", "knn")
+		}
+		out, _, err := runCmd(t, args...)
+		if err != nil {
+			t.Errorf("-design %s: %v", d, err)
+			continue
+		}
+		if !strings.Contains(out, "accuracy ") {
+			t.Errorf("-design %s: no accuracy in\n%s", d, out)
+		}
+	}
+	for _, args := range [][]string{
+		{"-design", "standard", "-decay", "3"},
+		{"-design", "skl", "-alpha", "0.5"},
+		{"-design", "skl", "-weighting", "uniform"},
+		{"-design", "skl", "-C", "10"},
+	} {
+		if _, _, err := runCmd(t, append([]string{"fit", "-data", dir + "/wine.csv", "-labels", "20", "-quiet"}, args...)...); err == nil {
+			t.Errorf("%v: want an error for a knob the design does not use", args)
+		}
+	}
+}

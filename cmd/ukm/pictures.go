@@ -16,7 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/internal/dataset"
-	"ukm/internal/repro"
+	"ukm/cmd/ukm/internal/repro"
 	"ukm/models"
 )
 
@@ -107,7 +107,7 @@ func pictures(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 func unlabeledAccuracy(m *models.Model, y, lab []int) (float64, error) {
 	u := others(len(y), lab)
-	pred, err := m.Predict(nil, u)
+	pred, err := m.PredictRows(nil, u)
 	if err != nil {
 		return 0, err
 	}
@@ -154,7 +154,7 @@ func drawBoundary(m *models.Model, s *dataset.Set, lab []int, size int) (*image.
 			grid.Set(r*g+c, 1, y0+span-(float64(2*r)+1)*step)
 		}
 	}
-	pred, err := m.PredictNew(nil, grid)
+	pred, err := m.Predict(nil, grid)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"ukm/internal/dataset"
-	"ukm/internal/repro"
+	"ukm/cmd/ukm/internal/repro"
 )
 
 func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {

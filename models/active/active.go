@@ -2,7 +2,6 @@ package active
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/models/internal/ova"
 )
 
@@ -30,19 +30,21 @@ type Oracle interface {
 // GroundTruth is an Oracle that answers from known labels, for experiments.
 type GroundTruth []int
 
-// Label returns the stored labels of idx. An index outside the known labels,
-// a nil or a cancelled context is an error.
+// Label returns the stored labels of idx. An index outside the known labels
+// is an error of kind linalg.ErrLabels, a nil context of kind
+// linalg.ErrSettings; a cancelled context gives an error wrapping ctx.Err().
 func (g GroundTruth) Label(ctx context.Context, idx []int) ([]int, error) {
-	if ctx == nil {
-		return nil, errors.New("active: nil context")
+	const op = "active.GroundTruth.Label"
+	if err := linalg.CheckContext(op, ctx); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	out := make([]int, len(idx))
 	for i, j := range idx {
 		if j < 0 || j >= len(g) {
-			return nil, fmt.Errorf("active: index %d outside the %d known labels", j, len(g))
+			return nil, linalg.Errorf(linalg.ErrLabels, op, "index %d outside the %d known labels", j, len(g))
 		}
 		out[i] = g[j]
 	}
@@ -55,7 +57,7 @@ type Entropy struct{}
 
 // Select implements Selector.
 func (Entropy) Select(dst []int, probs mat.Matrix, k int) ([]int, error) {
-	return topK(dst, probs, k, EntropyScore)
+	return topK("active.Entropy.Select", dst, probs, k, entropy)
 }
 
 // Margin selects the candidates with the smallest difference between the two
@@ -64,7 +66,7 @@ type Margin struct{}
 
 // Select implements Selector.
 func (Margin) Select(dst []int, probs mat.Matrix, k int) ([]int, error) {
-	return topK(dst, probs, k, func(p []float64) float64 { return -MarginScore(p) })
+	return topK("active.Margin.Select", dst, probs, k, func(p []float64) float64 { return -margin(p) })
 }
 
 // Random selects candidates uniformly at random without replacement. Each
@@ -77,7 +79,7 @@ type Random struct {
 
 // Select implements Selector.
 func (r Random) Select(dst []int, probs mat.Matrix, k int) ([]int, error) {
-	m, err := checkProbs(probs, k)
+	m, err := checkProbs("active.Random.Select", probs, k)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +89,26 @@ func (r Random) Select(dst []int, probs mat.Matrix, k int) ([]int, error) {
 }
 
 // EntropyScore returns the Shannon entropy (natural log) of the distribution
-// p. A single value is read as the binary distribution (p, 1-p).
-func EntropyScore(p []float64) float64 {
+// p. A single value is read as the binary distribution (p, 1-p). An empty p
+// is an error of kind linalg.ErrEmpty, a value outside [0, 1] (NaN
+// included) of kind linalg.ErrSettings.
+func EntropyScore(p []float64) (float64, error) {
+	if err := checkDist("active.EntropyScore", p); err != nil {
+		return 0, err
+	}
+	return entropy(p), nil
+}
+
+// MarginScore returns the difference between the two largest probabilities
+// of p (for a single value p, |2p - 1|). Errors as for EntropyScore.
+func MarginScore(p []float64) (float64, error) {
+	if err := checkDist("active.MarginScore", p); err != nil {
+		return 0, err
+	}
+	return margin(p), nil
+}
+
+func entropy(p []float64) float64 {
 	if len(p) == 1 {
 		return xlogx(p[0]) + xlogx(1-p[0])
 	}
@@ -106,9 +126,7 @@ func xlogx(v float64) float64 {
 	return -v * math.Log(v)
 }
 
-// MarginScore returns the difference between the two largest probabilities
-// of p (for a single value p, |2p - 1|).
-func MarginScore(p []float64) float64 {
+func margin(p []float64) float64 {
 	if len(p) == 1 {
 		return math.Abs(2*p[0] - 1)
 	}
@@ -124,24 +142,47 @@ func MarginScore(p []float64) float64 {
 	return a - b
 }
 
-func checkProbs(probs mat.Matrix, k int) (int, error) {
+// checkDist checks one row of probabilities: not empty, every value in
+// [0, 1].
+func checkDist(op string, p []float64) error {
+	if len(p) == 0 {
+		return linalg.Errorf(linalg.ErrEmpty, op, "no probabilities")
+	}
+	for j, v := range p {
+		if !(v >= 0 && v <= 1) {
+			return probErr(op, -1, j, v)
+		}
+	}
+	return nil
+}
+
+// probErr reports a probability outside [0, 1] at (i, j) (i < 0: in a
+// single row).
+func probErr(op string, i, j int, v float64) error {
+	name := fmt.Sprintf("probability %d", j)
+	if i >= 0 {
+		name = fmt.Sprintf("probability (%d,%d)", i, j)
+	}
+	return linalg.CheckIn(op, name, v, 0, 1)
+}
+
+// checkProbs validates a probability matrix and batch size and returns the
+// number of candidates.
+func checkProbs(op string, probs mat.Matrix, k int) (int, error) {
 	if ova.IsNil(probs) {
-		return 0, errors.New("active: nil probability matrix")
+		return 0, linalg.Errorf(linalg.ErrEmpty, op, "nil probability matrix")
 	}
 	if k < 1 {
-		return 0, fmt.Errorf("active: batch size %d, want at least 1", k)
+		return 0, linalg.Errorf(linalg.ErrSettings, op, "batch size %d, want at least 1", k)
 	}
 	m, c := probs.Dims()
-	if m == 0 {
-		return 0, errors.New("active: no candidates to select from")
-	}
-	if c == 0 {
-		return 0, errors.New("active: probability matrix has no columns")
+	if m == 0 || c == 0 {
+		return 0, linalg.Errorf(linalg.ErrEmpty, op, "probability matrix is %d x %d, want a candidate and a class at least", m, c)
 	}
 	for i := 0; i < m; i++ {
 		for j := 0; j < c; j++ {
 			if v := probs.At(i, j); !(v >= 0 && v <= 1) {
-				return 0, fmt.Errorf("active: probability (%d,%d) = %v is not in [0,1]", i, j, v)
+				return 0, probErr(op, i, j, v)
 			}
 		}
 	}
@@ -149,8 +190,8 @@ func checkProbs(probs mat.Matrix, k int) (int, error) {
 }
 
 // topK returns the k rows with the largest score, ties by row index.
-func topK(dst []int, probs mat.Matrix, k int, score func([]float64) float64) ([]int, error) {
-	m, err := checkProbs(probs, k)
+func topK(op string, dst []int, probs mat.Matrix, k int, score func([]float64) float64) ([]int, error) {
+	m, err := checkProbs(op, probs, k)
 	if err != nil {
 		return nil, err
 	}

@@ -11,10 +11,18 @@
 // Ties are broken by the candidate's position, so a selection depends only on
 // its inputs (and, for Random, on the seed).
 //
-// Errors. Select returns an error (never panics) for a nil or empty
-// probability matrix, one without columns, a batch size k < 1 or an entry
-// outside [0, 1] (NaN included); a k above the number of candidates selects
-// them all. GroundTruth.Label fails for an index outside its labels and for a
-// nil or cancelled context. The selectors hold no mutable state and are safe
-// for concurrent use.
+// A k above the number of candidates selects them all.
+//
+// # Errors and statuses
+//
+// The package uses the vocabulary of package linalg and has no sentinels of
+// its own; nothing here is iterative, so there are no statuses. Select
+// returns an error (never panics) wrapping linalg.ErrInvalid for a nil or
+// empty probability matrix or one without columns (ErrEmpty), a batch size
+// k < 1 or an entry outside [0, 1], NaN included (ErrSettings). EntropyScore
+// and MarginScore check their row the same way. GroundTruth.Label fails for
+// an index outside its labels (ErrLabels), a nil context (ErrSettings) and a
+// cancelled one (wrapping ctx.Err()).
+//
+// The selectors hold no mutable state and are safe for concurrent use.
 package active

@@ -5,59 +5,62 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+	"ukm/models/internal/kerneltest"
 )
 
-// TestNoPanicOnBadInput: invalid input to every selector and oracle is an
-// error, never a panic.
-func TestNoPanicOnBadInput(t *testing.T) {
-	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
+// TestBadInput: the selectors, the scores and the oracle reject bad input
+// with the kinds named in the table (checked by kerneltest.CheckErrors).
+func TestBadInput(t *testing.T) {
+	fx := kerneltest.Small()
 	var nilDense *mat.Dense
+	var nilCtx context.Context
 	p := mat.NewDense(3, 2, []float64{0.5, 0.5, 0.9, 0.1, 0.2, 0.8})
+	var cases []kerneltest.Case
 	for _, s := range []Selector{Entropy{}, Margin{}, Random{Seed: 1}} {
-		name := fmt.Sprintf("%T", s)
-		for cname, f := range map[string]func() error{
-			"nil":       func() error { _, err := s.Select(nil, nil, 1); return err },
-			"typed nil": func() error { _, err := s.Select(nil, nilDense, 1); return err },
-			"empty":     func() error { _, err := s.Select(nil, &mat.Dense{}, 1); return err },
-			"k = 0":     func() error { _, err := s.Select(nil, p, 0); return err },
-			"k < 0":     func() error { _, err := s.Select(nil, p, -1); return err },
-			"NaN": func() error {
-				_, err := s.Select(nil, mat.NewDense(1, 2, []float64{math.NaN(), 0.5}), 1)
-				return err
-			},
-			"negative": func() error {
-				_, err := s.Select(nil, mat.NewDense(1, 2, []float64{-0.5, 0.5}), 1)
-				return err
-			},
-			"no columns": func() error { _, err := s.Select(nil, p.Slice(0, 3, 0, 0), 1); return err },
-		} {
-			if err := robust.Call(t, name+"/"+cname, f); err == nil {
-				t.Errorf("%s/%s: no error", name, cname)
-			}
+		name := fmt.Sprintf("%T.Select/", s)
+		sel := func(probs mat.Matrix, k int) func() error {
+			return func() error { _, err := s.Select(nil, probs, k); return err }
 		}
+		cases = append(cases, []kerneltest.Case{
+			{name + "nil", sel(nil, 1), linalg.ErrEmpty},
+			{name + "typed nil", sel(nilDense, 1), linalg.ErrEmpty},
+			{name + "empty", sel(&mat.Dense{}, 1), linalg.ErrEmpty},
+			{name + "no columns", sel(p.Slice(0, 3, 0, 0), 1), linalg.ErrEmpty},
+			{name + "no rows", sel(p.Slice(0, 0, 0, 2), 1), linalg.ErrEmpty},
+			{name + "k=0", sel(p, 0), linalg.ErrSettings},
+			{name + "k<0", sel(p, -1), linalg.ErrSettings},
+			{name + "NaN", sel(mat.NewDense(1, 2, []float64{math.NaN(), 0.5}), 1), linalg.ErrSettings},
+			{name + "negative", sel(mat.NewDense(1, 2, []float64{-0.5, 0.5}), 1), linalg.ErrSettings},
+			{name + "above 1", sel(mat.NewDense(2, 1, []float64{0.5, 1.5}), 1), linalg.ErrSettings},
+			{name + "Inf", sel(mat.NewDense(1, 2, []float64{math.Inf(1), 0.5}), 1), linalg.ErrSettings},
+		}...)
+	}
+	score := func(f func([]float64) (float64, error), p ...float64) func() error {
+		return func() error { _, err := f(p); return err }
 	}
 	g := GroundTruth{0, 1, 1}
-	for cname, f := range map[string]func() error{
-		"out of range": func() error { _, err := g.Label(context.Background(), []int{3}); return err },
-		"negative":     func() error { _, err := g.Label(context.Background(), []int{-1}); return err },
-		"cancelled":    func() error { _, err := g.Label(cancelled, []int{0}); return err },
-		"nil ctx":      func() error { _, err := g.Label(nil, []int{5}); return err }, //nolint:staticcheck
-	} {
-		if err := robust.Call(t, "GroundTruth/"+cname, f); err == nil {
-			t.Errorf("GroundTruth/%s: no error", cname)
-		}
+	label := func(ctx context.Context, idx ...int) func() error {
+		return func() error { _, err := g.Label(ctx, idx); return err }
 	}
-	robust.Call(t, "scores", func() error {
-		EntropyScore(nil)
-		MarginScore(nil)
-		EntropyScore([]float64{math.NaN()})
-		MarginScore([]float64{math.NaN()})
-		return nil
-	})
+	cases = append(cases, []kerneltest.Case{
+		{"EntropyScore/empty", score(EntropyScore), linalg.ErrEmpty},
+		{"EntropyScore/negative", score(EntropyScore, 0.5, -0.1, 0.6), linalg.ErrSettings},
+		{"EntropyScore/above 1", score(EntropyScore, 1.5), linalg.ErrSettings},
+		{"EntropyScore/NaN", score(EntropyScore, math.NaN()), linalg.ErrSettings},
+		{"EntropyScore/Inf", score(EntropyScore, 0, math.Inf(1)), linalg.ErrSettings},
+		{"MarginScore/empty", score(MarginScore), linalg.ErrEmpty},
+		{"MarginScore/NaN", score(MarginScore, math.NaN()), linalg.ErrSettings},
+		{"MarginScore/above 1", score(MarginScore, 0.2, 1.01), linalg.ErrSettings},
+		{"GroundTruth.Label/out of range", label(fx.Ctx, 0, 3), linalg.ErrLabels},
+		{"GroundTruth.Label/negative", label(fx.Ctx, -1), linalg.ErrLabels},
+		{"GroundTruth.Label/nil ctx", label(nilCtx, 5), linalg.ErrSettings},
+		{"GroundTruth.Label/cancelled", label(fx.Cancelled, 0), context.Canceled},
+	}...)
+	kerneltest.CheckErrors(t, "active.", cases)
 }
 
 // TestSelectDstAliasing: dst may share storage with a previous selection.

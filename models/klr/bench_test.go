@@ -71,7 +71,7 @@ func BenchmarkCV(b *testing.B) {
 }
 
 // BenchmarkRefit measures the active-learning refit: the model fitted on the
-// first l-1 points warm-starts the fit on all l points (one newly labeled
+// first l-1 points gives the warm start of the fit on all l points (one newly labeled
 // point), through a reused Fitter.
 func BenchmarkRefit(b *testing.B) {
 	ctx := context.Background()

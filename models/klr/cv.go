@@ -2,13 +2,15 @@ package klr
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+	"ukm/models/internal/ova"
 )
 
 // DefaultFolds is the number of cross-validation folds used when
@@ -56,22 +58,28 @@ type CVResult struct {
 // class to class so fold sizes differ by at most one. The number of folds is
 // min(cv.Folds, smallest class count); with l = 10 and two classes of 5 the
 // default gives 5 folds. Every class needs at least 2 labeled examples
-// (otherwise some training part would miss a class); fewer is an ErrLabels
-// error.
+// (otherwise some training part would miss a class); fewer is an error of
+// kind linalg.ErrLabels.
 //
 // Score: held-out accuracy summed over the folds. The highest score wins;
-// ties go to the larger lambda (the smoother model). Fits that end with
-// ErrIterationLimit or ErrStalled are scored with their best iterate. Within
+// ties go to the larger lambda (the smoother model). Fits that stop early
+// (their status is not Converged) are scored with their best iterate. Within
 // a fold the grid is walked from large to small lambda with warm starts.
 // The Lambda field of s is ignored; Bias, MaxIter and Tol are used.
+//
+// Errors: invalid input or settings (wrapping linalg.ErrInvalid: a Folds of
+// 1 or a grid value that is not a positive finite lambda is of kind
+// ErrSettings), or a cancelled context (wrapping ctx.Err()). Cost: folds x
+// grid one-versus-all fits.
 func CrossValidateKernel(ctx context.Context, k mat.Matrix, labels []int, classes int, s *Settings, cv *CVSettings) (*CVResult, error) {
+	const op = "klr.CrossValidateKernel"
 	ft := Fitter{}
-	kr, err := ft.kernelView(k, len(labels))
+	kr, err := ft.kernelView(op, k, len(labels))
 	if err != nil {
 		return nil, err
 	}
 	var train, cross *mat.Dense
-	return crossValidate(ctx, &ft, labels, classes, s, cv,
+	return crossValidate(op, ctx, &ft, labels, classes, s, cv,
 		func(tr, va []int) {
 			train = mat.NewDense(len(tr), len(tr), nil)
 			cross = mat.NewDense(len(va), len(tr), nil)
@@ -101,14 +109,15 @@ func CrossValidateKernel(ctx context.Context, k mat.Matrix, labels []int, classe
 // CrossValidateFeatures is CrossValidateKernel for the feature form (phi is
 // l x d).
 func CrossValidateFeatures(ctx context.Context, phi mat.Matrix, labels []int, classes int, s *Settings, cv *CVSettings) (*CVResult, error) {
+	const op = "klr.CrossValidateFeatures"
 	ft := Fitter{}
-	pr, err := ft.featureView(phi, len(labels))
+	pr, err := ft.featureView(op, phi, len(labels))
 	if err != nil {
 		return nil, err
 	}
 	d := pr.Cols
 	var train, held *mat.Dense
-	return crossValidate(ctx, &ft, labels, classes, s, cv,
+	return crossValidate(op, ctx, &ft, labels, classes, s, cv,
 		func(tr, va []int) {
 			train = mat.NewDense(len(tr), d, nil)
 			held = mat.NewDense(len(va), d, nil)
@@ -125,38 +134,23 @@ func CrossValidateFeatures(ctx context.Context, phi mat.Matrix, labels []int, cl
 		func(mm *Multi, pred []int) ([]int, error) { return mm.Predict(pred, held) })
 }
 
-func crossValidate(ctx context.Context, ft *Fitter, labels []int, classes int, s *Settings, cv *CVSettings,
+func crossValidate(op string, ctx context.Context, ft *Fitter, labels []int, classes int, s *Settings, cv *CVSettings,
 	split func(tr, va []int), fit func(*Multi, []int) error, predict func(*Multi, []int) ([]int, error)) (*CVResult, error) {
-	base, err := s.resolve()
+	if err := linalg.CheckContext(op, ctx); err != nil {
+		return nil, err
+	}
+	base, err := s.resolve(op)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMulti(labels, classes); err != nil {
+	if err := ova.CheckLabels(op, labels, classes); err != nil {
 		return nil, err
 	}
-	var c CVSettings
-	if cv != nil {
-		c = *cv
+	c, grid, err := cv.resolve(op)
+	if err != nil {
+		return nil, err
 	}
-	if c.Folds == 0 {
-		c.Folds = DefaultFolds
-	}
-	if c.Folds < 2 {
-		return nil, fmt.Errorf("%w: cross-validation needs at least 2 folds, got %d", ErrSettings, c.Folds)
-	}
-	grid := slices.Clone(c.Grid)
-	if len(grid) == 0 {
-		grid = DefaultGrid()
-	}
-	for _, g := range grid {
-		if !(g > 0) || math.IsInf(g, 0) {
-			return nil, fmt.Errorf("%w: grid value %v is not a positive finite lambda", ErrSettings, g)
-		}
-	}
-	slices.Sort(grid)
-	grid = slices.Compact(grid)
-
-	folds, k, err := stratifiedFolds(labels, classes, c.Folds, c.Seed)
+	folds, k, err := stratifiedFolds(op, labels, classes, c.Folds, c.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -178,12 +172,12 @@ func crossValidate(ctx context.Context, ft *Fitter, labels []int, classes int, s
 		for gi := len(grid) - 1; gi >= 0; gi-- {
 			ft.Settings = base
 			ft.Settings.Lambda = grid[gi]
-			if err := fit(mm, ytr); err != nil && !errors.Is(err, ErrIterationLimit) && !errors.Is(err, ErrStalled) {
-				return nil, fmt.Errorf("klr: cross-validation fold %d, lambda %g: %w", f, grid[gi], err)
+			if err := fit(mm, ytr); err != nil {
+				return nil, fmt.Errorf("%s: fold %d, lambda %g: %w", op, f, grid[gi], err)
 			}
 			pred, err = predict(mm, pred)
 			if err != nil {
-				return nil, fmt.Errorf("klr: cross-validation fold %d, lambda %g: %w", f, grid[gi], err)
+				return nil, fmt.Errorf("%s: fold %d, lambda %g: %w", op, f, grid[gi], err)
 			}
 			for a, i := range va {
 				if pred[a] == labels[i] {
@@ -204,9 +198,32 @@ func crossValidate(ctx context.Context, ft *Fitter, labels []int, classes int, s
 	return res, nil
 }
 
+// resolve validates cv (nil means the defaults) and returns it with the
+// defaults filled in, and the grid sorted ascending without repeats.
+func (cv *CVSettings) resolve(op string) (CVSettings, []float64, error) {
+	c, err := ova.Resolve(op, cv, CVSettings{Folds: DefaultFolds})
+	if err != nil {
+		return c, nil, err
+	}
+	if c.Folds < 2 {
+		return c, nil, linalg.Errorf(linalg.ErrSettings, op, "cross-validation needs at least 2 folds, got %d", c.Folds)
+	}
+	grid := slices.Clone(c.Grid)
+	if len(grid) == 0 {
+		grid = DefaultGrid()
+	}
+	for _, g := range grid {
+		if !(g > 0) || math.IsInf(g, 0) {
+			return c, nil, linalg.Errorf(linalg.ErrSettings, op, "grid value %v is not a positive finite lambda", g)
+		}
+	}
+	slices.Sort(grid)
+	return c, slices.Compact(grid), nil
+}
+
 // stratifiedFolds assigns every point a fold in 0..k-1, k = min(folds,
 // smallest class count).
-func stratifiedFolds(labels []int, classes, folds int, seed uint64) ([]int, int, error) {
+func stratifiedFolds(op string, labels []int, classes, folds int, seed uint64) ([]int, int, error) {
 	byClass := make([][]int, classes)
 	for i, c := range labels {
 		byClass[c] = append(byClass[c], i)
@@ -214,7 +231,7 @@ func stratifiedFolds(labels []int, classes, folds int, seed uint64) ([]int, int,
 	k := folds
 	for c, idx := range byClass {
 		if len(idx) < 2 {
-			return nil, 0, fmt.Errorf("%w: cross-validation needs at least 2 labeled examples of every class, class %d has %d", ErrLabels, c, len(idx))
+			return nil, 0, linalg.Errorf(linalg.ErrLabels, op, "cross-validation needs at least 2 labeled examples of every class, class %d has %d", c, len(idx))
 		}
 		k = min(k, len(idx))
 	}

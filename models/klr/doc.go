@@ -26,14 +26,14 @@
 // (alpha = 0 or w = 0, b = 0), which makes the test independent of the warm
 // start and of the scale of the data term. A fit that reaches the iteration
 // limit returns its best (last accepted, since the line search is monotone)
-// iterate together with an error wrapping ErrIterationLimit.
+// iterate with status IterationLimit.
 //
 // Loss and sigmoid are evaluated in overflow-free forms, so huge margins give
 // probabilities that round to 0 or 1 but never NaN.
 //
 // A Fitter keeps the workspaces between fits; the active-learning loop that
 // refits the model every round should keep one Fitter and one Model and call
-// Fitter.FitFeatures or Fitter.FitKernel with warm = true.
+// Fitter.FitFeatures or Fitter.FitKernel with warm = true (a warm start).
 //
 // Multi-class problems (labels 0..c-1) use one-versus-all training with the
 // same lambda for every binary problem and predict the class of maximal
@@ -42,9 +42,19 @@
 // be chosen by stratified k-fold cross-validation (CrossValidateKernel,
 // CrossValidateFeatures).
 //
-// Every exported function validates its input and returns an error (never a
-// panic) for wrong shapes, non-finite values, bad labels and bad settings.
-// Errors can be classified with errors.Is against the exported sentinels.
+// # Errors and statuses
+//
+// The package uses the vocabulary of package linalg and has no sentinels of
+// its own. Every exported function validates its input and returns an error
+// (never a panic) wrapping linalg.ErrInvalid and one of its kinds: ErrEmpty
+// (nil or empty matrices, an unfitted model), ErrShape (dimensions that do
+// not fit, an asymmetric kernel block), ErrNonFinite, ErrLabels, ErrSettings
+// (out-of-range settings, a nil Fitter or context) and ErrNotPSD (a kernel
+// block found indefinite). A cancelled context is an error wrapping
+// ctx.Err(). Stopping early is not an error: the model holds the best
+// iterate and Stats.Status (a linalg.Status) says how the fit ended —
+// Converged, IterationLimit, Stalled, NumericalFailure or Canceled.
+//
 // Nothing in the package holds mutable package-level state; a Fitter must not
 // be used by two goroutines at once, but distinct Fitters may.
 package klr

@@ -23,7 +23,7 @@ func ExampleFitFeatures() {
 	fmt.Printf("status %v, w = %.3f\n", m.Stats.Status, m.Coef[0])
 	fmt.Printf("p(+1 | x) = %.3f %.3f %.3f\n", p[0], p[1], p[2])
 	// Output:
-	// status converged, w = 0.829
+	// status Converged, w = 0.829
 	// p(+1 | x) = 0.160 0.500 0.840
 }
 

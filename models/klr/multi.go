@@ -2,10 +2,7 @@ package klr
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/models/internal/ova"
@@ -15,6 +12,7 @@ import (
 //
 // With Classes == 2 it holds a single binary model whose positive class is
 // class 1. Otherwise Models[c] separates class c (+1) from all others (-1).
+// Each binary model's Stats.Status tells how its fit ended.
 type Multi struct {
 	Classes int
 	Models  []Model
@@ -22,148 +20,75 @@ type Multi struct {
 
 // FitMultiKernel fits a one-versus-all kernel-form model on the l x l kernel
 // block k with integer labels in 0..classes-1 (classes >= 2, every class
-// present). All binary problems share s.
+// present). All binary problems share s. See Fitter.FitMultiKernel; the
+// model is nil on an input error.
 func FitMultiKernel(ctx context.Context, k mat.Matrix, labels []int, classes int, s *Settings) (*Multi, error) {
-	ft := Fitter{}
-	if s != nil {
-		ft.Settings = *s
-	}
 	mm := &Multi{}
-	err := ft.FitMultiKernel(ctx, mm, k, labels, classes, false)
-	if mm.Classes == 0 {
-		return nil, err
-	}
-	return mm, err
+	err := newFitter(s).fitMultiKernel("klr.FitMultiKernel", ctx, mm, k, labels, classes, false)
+	return fitted(mm, mm.Classes != 0, err)
 }
 
 // FitMultiFeatures is FitMultiKernel for the feature form (phi is l x d).
 func FitMultiFeatures(ctx context.Context, phi mat.Matrix, labels []int, classes int, s *Settings) (*Multi, error) {
-	ft := Fitter{}
-	if s != nil {
-		ft.Settings = *s
-	}
 	mm := &Multi{}
-	err := ft.FitMultiFeatures(ctx, mm, phi, labels, classes, false)
-	if mm.Classes == 0 {
-		return nil, err
-	}
-	return mm, err
+	err := newFitter(s).fitMultiFeatures("klr.FitMultiFeatures", ctx, mm, phi, labels, classes, false)
+	return fitted(mm, mm.Classes != 0, err)
 }
 
 // FitMultiKernel fits mm in place, reusing its storage; with warm = true each
-// binary model starts from the matching model already in mm (see
-// Fitter.FitKernel). If some binary fit ends with ErrIterationLimit or
-// ErrStalled the others are still fitted and the first such error is returned
-// (mm is usable); a cancelled context stops at once.
+// binary model makes a warm start from the matching model already in mm (see
+// Fitter.FitKernel). A binary fit that stops early does not stop the others
+// (its status says so); an error (invalid input, wrapping linalg.ErrInvalid,
+// or a cancelled context) stops at once. Labels out of range, a missing
+// class or classes < 2 are errors of kind linalg.ErrLabels.
 func (ft *Fitter) FitMultiKernel(ctx context.Context, mm *Multi, k mat.Matrix, labels []int, classes int, warm bool) error {
-	if ft == nil {
-		return fmt.Errorf("%w: nil Fitter", ErrSettings)
-	}
-	if ctx == nil {
-		return fmt.Errorf("%w: nil context", ErrSettings)
-	}
-	s, err := ft.Settings.resolve()
-	if err != nil {
-		return err
-	}
-	if mm == nil {
-		return fmt.Errorf("%w: nil model", ErrShape)
-	}
-	kr, err := ft.kernelView(k, len(labels))
-	if err != nil {
-		return err
-	}
-	if err := checkMulti(labels, classes); err != nil {
-		return err
-	}
-	l := len(labels)
-	return ft.fitMulti(ctx, mm, labels, classes, warm, func(m *Model, y []float64, warm bool) error {
-		if warm && (m.Form != KernelForm || len(m.Coef) > l) {
-			warm = false
-		}
-		return ft.ws.run(ctx, m, problem{form: KernelForm, l: l, n: l, k: kr, y: y}, s, warm)
-	})
+	return ft.fitMultiKernel("klr.Fitter.FitMultiKernel", ctx, mm, k, labels, classes, warm)
 }
 
 // FitMultiFeatures is Fitter.FitMultiKernel for the feature form.
 func (ft *Fitter) FitMultiFeatures(ctx context.Context, mm *Multi, phi mat.Matrix, labels []int, classes int, warm bool) error {
-	if ft == nil {
-		return fmt.Errorf("%w: nil Fitter", ErrSettings)
-	}
-	if ctx == nil {
-		return fmt.Errorf("%w: nil context", ErrSettings)
-	}
-	s, err := ft.Settings.resolve()
-	if err != nil {
-		return err
-	}
-	if mm == nil {
-		return fmt.Errorf("%w: nil model", ErrShape)
-	}
-	pr, err := ft.featureView(phi, len(labels))
-	if err != nil {
-		return err
-	}
-	if err := checkMulti(labels, classes); err != nil {
-		return err
-	}
-	return ft.fitMulti(ctx, mm, labels, classes, warm, func(m *Model, y []float64, warm bool) error {
-		if warm && (m.Form != FeatureForm || len(m.Coef) != pr.Cols) {
-			warm = false
-		}
-		return ft.ws.run(ctx, m, problem{form: FeatureForm, l: len(y), n: pr.Cols, phi: pr, y: y}, s, warm)
-	})
+	return ft.fitMultiFeatures("klr.Fitter.FitMultiFeatures", ctx, mm, phi, labels, classes, warm)
 }
 
-func (ft *Fitter) fitMulti(ctx context.Context, mm *Multi, labels []int, classes int, warm bool, fit func(*Model, []float64, bool) error) error {
+func (ft *Fitter) fitMultiKernel(op string, ctx context.Context, mm *Multi, k mat.Matrix, labels []int, classes int, warm bool) error {
+	p, s, err := ft.kernelProblem(op, ctx, mm == nil, k, len(labels))
+	if err != nil {
+		return err
+	}
+	return ft.fitMulti(ctx, mm, p, labels, classes, s, warm)
+}
+
+func (ft *Fitter) fitMultiFeatures(op string, ctx context.Context, mm *Multi, phi mat.Matrix, labels []int, classes int, warm bool) error {
+	p, s, err := ft.featureProblem(op, ctx, mm == nil, phi, len(labels))
+	if err != nil {
+		return err
+	}
+	return ft.fitMulti(ctx, mm, p, labels, classes, s, warm)
+}
+
+// fitMulti checks the labels and fits the binary problems of p.
+func (ft *Fitter) fitMulti(ctx context.Context, mm *Multi, p problem, labels []int, classes int, s Settings, warm bool) error {
+	if err := ova.CheckLabels(p.op, labels, classes); err != nil {
+		return err
+	}
 	warm = warm && mm.Classes == classes && len(mm.Models) == ova.Problems(classes)
 	mm.Classes = classes
 	ft.yb = grow(ft.yb, len(labels))
-	return ova.Fit("klr", &mm.Models, labels, classes, ft.yb,
-		func(m *Model, y []float64) error { return fit(m, y, warm) },
-		func(err error) bool { return errors.Is(err, ErrIterationLimit) || errors.Is(err, ErrStalled) })
-}
-
-func checkMulti(labels []int, classes int) error {
-	if classes >= 2 && len(labels) == 0 {
-		return fmt.Errorf("%w: no labels", ErrShape)
-	}
-	return ova.CheckLabels(labels, classes, ErrLabels)
+	return ova.Fit(&mm.Models, labels, classes, ft.yb, func(m *Model, y []float64) error {
+		p.y = y
+		return ft.ws.run(ctx, m, p, s, warm)
+	})
 }
 
 // Decision returns the m x len(Models) matrix of decision values of the rows
 // of x (see Model.Decision), written into dst when it has the right shape.
+// An unfitted or inconsistent model, a nil or empty x, or a dst of the wrong
+// shape is an error wrapping linalg.ErrInvalid.
 func (mm *Multi) Decision(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 	if mm == nil {
-		return dst, fmt.Errorf("%w: model is not fitted", ErrShape)
+		mm = &Multi{} // not fitted: ova.Decision says so
 	}
-	if err := ova.CheckModels(mm.Classes, len(mm.Models), ErrShape); err != nil {
-		return dst, err
-	}
-	if ova.IsNil(x) {
-		return dst, fmt.Errorf("%w: nil input matrix", ErrShape)
-	}
-	r, _ := x.Dims()
-	nm := len(mm.Models)
-	if r == 0 {
-		return dst, fmt.Errorf("%w: input has no rows", ErrShape)
-	}
-	if dst == nil {
-		dst = mat.NewDense(r, nm, nil)
-	} else if dr, dc := dst.Dims(); dr != r || dc != nm {
-		return dst, fmt.Errorf("%w: dst is %d x %d, want %d x %d", ErrShape, dr, dc, r, nm)
-	}
-	col := make([]float64, r)
-	raw := dst.RawMatrix()
-	for c := range mm.Models {
-		var err error
-		col, err = mm.Models[c].Decision(col, x)
-		if err != nil {
-			return dst, err
-		}
-		blas64.Copy(blas64.Vector{N: r, Inc: 1, Data: col}, blas64.Vector{N: r, Inc: raw.Stride, Data: raw.Data[c:]})
-	}
-	return dst, nil
+	return ova.Decision("klr.Multi.Decision", dst, mm.Classes, mm.Models, x, (*Model).Decision)
 }
 
 // PredictProba returns the m x Classes matrix of per-class probabilities of
@@ -171,24 +96,18 @@ func (mm *Multi) Decision(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 // sigmoid(f_c(x_i)) of class c; for c > 2 these need not sum to one (see
 // PredictProbaNormalized). With Classes == 2 the row is (1-p, p) with
 // p = sigmoid(f), which sums to one. dst is reused when it is m x Classes.
+// Errors as for Decision.
 func (mm *Multi) PredictProba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
+	const op = "klr.Multi.PredictProba"
 	if mm == nil {
-		return dst, fmt.Errorf("%w: model is not fitted", ErrShape)
+		mm = &Multi{} // not fitted: CheckPredict says so
 	}
-	if err := ova.CheckModels(mm.Classes, len(mm.Models), ErrShape); err != nil {
+	r, err := ova.CheckPredict(op, mm.Classes, len(mm.Models), x)
+	if err != nil {
 		return dst, err
 	}
-	if ova.IsNil(x) {
-		return dst, fmt.Errorf("%w: nil input matrix", ErrShape)
-	}
-	r, _ := x.Dims()
-	if r == 0 {
-		return dst, fmt.Errorf("%w: input has no rows", ErrShape)
-	}
-	if dst == nil {
-		dst = mat.NewDense(r, mm.Classes, nil)
-	} else if dr, dc := dst.Dims(); dr != r || dc != mm.Classes {
-		return dst, fmt.Errorf("%w: dst is %d x %d, want %d x %d", ErrShape, dr, dc, r, mm.Classes)
+	if dst, err = ova.Dst(op, dst, r, mm.Classes); err != nil {
+		return dst, err
 	}
 	if mm.Classes == 2 {
 		f, err := mm.Models[0].Decision(nil, x)
@@ -246,6 +165,7 @@ func (mm *Multi) PredictProbaNormalized(dst *mat.Dense, x mat.Matrix) (*mat.Dens
 
 // Predict writes the class of maximal probability for each row of x into dst
 // (grown if too short) and returns it. Ties go to the lower class index.
+// Errors as for Decision.
 func (mm *Multi) Predict(dst []int, x mat.Matrix) ([]int, error) {
 	dec, err := mm.Decision(nil, x)
 	if err != nil {

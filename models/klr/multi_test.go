@@ -337,7 +337,7 @@ func TestCrossValidate(t *testing.T) {
 func TestStratifiedFolds(t *testing.T) {
 	lab := []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 2}
 	for _, folds := range []int{2, 3, 5, 10} {
-		f, k, err := stratifiedFolds(slices.Clone(lab), 3, folds, 99)
+		f, k, err := stratifiedFolds("klr.test", slices.Clone(lab), 3, folds, 99)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -362,7 +362,7 @@ func TestStratifiedFolds(t *testing.T) {
 				t.Errorf("folds=%d: training part of fold %d lacks a class", folds, fo)
 			}
 		}
-		g, _, _ := stratifiedFolds(slices.Clone(lab), 3, folds, 99)
+		g, _, _ := stratifiedFolds("klr.test", slices.Clone(lab), 3, folds, 99)
 		if !slices.Equal(f, g) {
 			t.Errorf("folds=%d: not deterministic", folds)
 		}

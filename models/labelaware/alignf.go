@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/qp"
 )
 
@@ -30,7 +31,7 @@ type AlignfResult struct {
 	Constant int
 	// Status, Iterations and KKT report the QP solve (of the problem
 	// rescaled to unit centred base vectors).
-	Status     qp.Status
+	Status     linalg.Status
 	Iterations int
 	KKT        qp.KKT
 }
@@ -58,7 +59,7 @@ const constTol = 1e-10
 // and makes the tolerances scale-free. O(l r² + l r t) time plus the QP.
 func Alignf(ctx context.Context, base, target *mat.Dense) (*AlignfResult, error) {
 	if ctx == nil {
-		return nil, inputf(ErrParam, "nil context")
+		return nil, inputf(linalg.ErrSettings, "nil context")
 	}
 	if err := checkBlock(base, target); err != nil {
 		return nil, err
@@ -100,7 +101,7 @@ func Alignf(ctx context.Context, base, target *mat.Dense) (*AlignfResult, error)
 		}
 	}
 	if len(free) == 0 {
-		return res, fmt.Errorf("%w: every base vector is constant on the block", ErrDegenerate)
+		return res, inputf(linalg.ErrDegenerate, "every base vector is constant on the block")
 	}
 	f := len(free)
 	h := mat.NewSymDense(f, nil)
@@ -112,19 +113,19 @@ func Alignf(ctx context.Context, base, target *mat.Dense) (*AlignfResult, error)
 			h.SetSym(a, b, 2*g*g)
 		}
 	}
-	prob := &qp.Problem{H: h, C: c, Lower: make([]float64, f)}
+	prob := &qp.Problem{H: h, G: c, Lower: make([]float64, f)}
 	solver := qp.NewBounded(&qp.Settings{SkipPSDCheck: true})
 	var qres qp.Result
 	err = solver.Solve(ctx, prob, nil, &qres)
-	res.Status, res.Iterations, res.KKT = qres.Status, qres.Iter, qres.KKT
+	res.Status, res.Iterations, res.KKT = qres.Status, qres.Iterations, qres.KKT
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, fmt.Errorf("labelaware: alignf: %w", err)
 		}
 		return res, fmt.Errorf("labelaware: alignf QP: %w", err)
 	}
-	if qres.Status != qp.Optimal {
-		return res, fmt.Errorf("%w: alignf QP ended with status %v (KKT residual %.2g)", ErrDegenerate, qres.Status, qres.KKT.Max())
+	if qres.Status != linalg.Optimal {
+		return res, fmt.Errorf("labelaware: alignf QP ended with status %v (KKT residual %.2g): %w", qres.Status, qres.KKT.Max(), qres.Status.Err())
 	}
 	var vn float64
 	for a, i := range free {
@@ -133,7 +134,7 @@ func Alignf(ctx context.Context, base, target *mat.Dense) (*AlignfResult, error)
 		vn += res.V[i] * res.V[i]
 	}
 	if !(vn > 0) {
-		return res, fmt.Errorf("%w: no base kernel is aligned with the target (alignf weights all zero)", ErrDegenerate)
+		return res, inputf(linalg.ErrDegenerate, "no base kernel is aligned with the target (alignf weights all zero)")
 	}
 	vn = math.Sqrt(vn)
 	for i, v := range res.V {
@@ -155,11 +156,11 @@ func BlockAlignment(base, target *mat.Dense, w []float64) (float64, error) {
 	}
 	_, r := base.Dims()
 	if len(w) != r {
-		return 0, inputf(ErrShape, "%d weights for %d base vectors", len(w), r)
+		return 0, inputf(linalg.ErrShape, "%d weights for %d base vectors", len(w), r)
 	}
 	for i, v := range w {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, inputf(ErrNonFinite, "weight %d is %v", i, v)
+			return 0, inputf(linalg.ErrNonFinite, "weight %d is %v", i, v)
 		}
 	}
 	tn, err := targetNorm(target)
@@ -180,7 +181,7 @@ func BlockAlignment(base, target *mat.Dense, w []float64) (float64, error) {
 	}
 	a := alignmentFrom(norms, gram, ah, w, tn)
 	if math.IsNaN(a) {
-		return 0, fmt.Errorf("%w: the centred kernel is zero on the block", ErrDegenerate)
+		return 0, inputf(linalg.ErrDegenerate, "the centred kernel is zero on the block")
 	}
 	return a, nil
 }
@@ -266,7 +267,7 @@ func targetNorm(y *mat.Dense) (float64, error) {
 	g.Mul(yc.T(), yc)
 	n := mat.Norm(&g, 2) // the Frobenius norm for a matrix
 	if !(n > 0) {
-		return 0, inputf(ErrLabels, "the target is constant on the block (one class only?)")
+		return 0, inputf(linalg.ErrLabels, "the target is constant on the block (one class only?)")
 	}
 	return n, nil
 }
@@ -274,17 +275,17 @@ func targetNorm(y *mat.Dense) (float64, error) {
 // checkBlock validates the base vectors and the target factor of a block.
 func checkBlock(base, target *mat.Dense) error {
 	if base == nil || base.IsEmpty() {
-		return inputf(ErrShape, "no base vectors")
+		return inputf(linalg.ErrShape, "no base vectors")
 	}
 	if target == nil || target.IsEmpty() {
-		return inputf(ErrShape, "no target")
+		return inputf(linalg.ErrShape, "no target")
 	}
 	l, _ := base.Dims()
 	if lt, _ := target.Dims(); lt != l {
-		return inputf(ErrShape, "target has %d rows, base vectors %d", lt, l)
+		return inputf(linalg.ErrShape, "target has %d rows, base vectors %d", lt, l)
 	}
 	if l < 2 {
-		return inputf(ErrShape, "a block of %d point cannot be centred", l)
+		return inputf(linalg.ErrShape, "a block of %d point cannot be centred", l)
 	}
 	if err := finite(base, "base vector"); err != nil {
 		return err
@@ -297,7 +298,7 @@ func finite(a *mat.Dense, what string) error {
 	for i := 0; i < r; i++ {
 		for j, v := range a.RawRowView(i)[:c] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return inputf(ErrNonFinite, "%s entry (%d, %d) is %v", what, i, j, v)
+				return inputf(linalg.ErrNonFinite, "%s entry (%d, %d) is %v", what, i, j, v)
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/models/spectral"
 )
 
@@ -281,13 +282,13 @@ func TestAlignfErrors(t *testing.T) {
 		base, targ *mat.Dense
 		want       error
 	}{
-		{"nil ctx", nil, b, y, ErrParam},
-		{"nil base", context.Background(), nil, y, ErrShape},
-		{"nil target", context.Background(), b, nil, ErrShape},
-		{"rows", context.Background(), b, mat.NewDense(3, 1, []float64{1, -1, 1}), ErrShape},
-		{"nan", context.Background(), nan, y, ErrNonFinite},
-		{"one class", context.Background(), b, one, ErrLabels},
-		{"constant bases", context.Background(), constant, y, ErrDegenerate},
+		{"nil ctx", nil, b, y, linalg.ErrSettings},
+		{"nil base", context.Background(), nil, y, linalg.ErrShape},
+		{"nil target", context.Background(), b, nil, linalg.ErrShape},
+		{"rows", context.Background(), b, mat.NewDense(3, 1, []float64{1, -1, 1}), linalg.ErrShape},
+		{"nan", context.Background(), nan, y, linalg.ErrNonFinite},
+		{"one class", context.Background(), b, one, linalg.ErrLabels},
+		{"constant bases", context.Background(), constant, y, linalg.ErrDegenerate},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -298,10 +299,10 @@ func TestAlignfErrors(t *testing.T) {
 			t.Log(err)
 		})
 	}
-	if _, err := BlockAlignment(b, y, []float64{1}); !errors.Is(err, ErrShape) {
+	if _, err := BlockAlignment(b, y, []float64{1}); !errors.Is(err, linalg.ErrShape) {
 		t.Errorf("wrong weight count: %v", err)
 	}
-	if _, err := BlockAlignment(b, y, []float64{1, math.Inf(1)}); !errors.Is(err, ErrNonFinite) {
+	if _, err := BlockAlignment(b, y, []float64{1, math.Inf(1)}); !errors.Is(err, linalg.ErrNonFinite) {
 		t.Errorf("infinite weight: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/models/spectral"
 )
 
@@ -26,19 +27,22 @@ func (d Design) Name() string { return "Label-" + d.Weighting.String() }
 // Coefficients implements spectral.Design. target is the l x t factor of the
 // target kernel (spectral.Target) for the rows labeled of b.V.
 func (d Design) Coefficients(ctx context.Context, dst []float64, b *spectral.Basis, labeled []int, target *mat.Dense) ([]float64, error) {
-	if ctx == nil {
-		return nil, inputf(ErrParam, "nil context")
+	if err := linalg.CheckContext("labelaware.Design.Coefficients", ctx); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("labelaware.Design.Coefficients: %w", err)
 	}
 	if d.Weighting < WeightAlignf || d.Weighting > WeightIndependent {
-		return nil, inputf(ErrParam, "unknown weighting %v", d.Weighting)
+		return nil, inputf(linalg.ErrSettings, "unknown weighting %v", d.Weighting)
+	}
+	if err := b.Validate(); err != nil {
+		return nil, err
 	}
 	n, r := b.Dims()
-	if n == 0 {
-		return nil, inputf(ErrShape, "empty basis")
-	}
 	vl, err := b.Rows(nil, labeled)
 	if err != nil {
-		return nil, inputf(ErrIndex, "%v", err)
+		return nil, inputf(linalg.ErrLabels, "%v", err)
 	}
 	w, _, err := weights(ctx, d.Weighting, vl, target)
 	if err != nil {

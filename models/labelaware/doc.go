@@ -47,9 +47,11 @@
 // Invalid input (nil or empty data, NaN or Inf, wrong lengths, duplicate or
 // out-of-range labeled indices, labels outside 0..c-1, fewer than two
 // classes, a class without a labeled point, negative K, Landmarks > n, K > m)
-// returns an error wrapping ErrInput and one of ErrShape, ErrNonFinite,
-// ErrIndex, ErrLabels or ErrParam; data on which the method is undefined
-// returns ErrDegenerate. A cancelled context stops Build between stages and
+// returns an error wrapping linalg.ErrInvalid through one of the module's
+// kinds, linalg.ErrEmpty, ErrShape, ErrNonFinite, ErrLabels (labels and
+// labeled indices) or ErrSettings; data on which the method is undefined
+// (every base vector constant on the labeled block, a kernel of rank below
+// K) returns linalg.ErrDegenerate. A cancelled context stops Build between stages and
 // inside the kernel, eigenvector and QP computations. The package has no
 // mutable package-level state; a Kernel is read-only after Build.
 package labelaware

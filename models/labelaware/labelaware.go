@@ -2,10 +2,8 @@ package labelaware
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -174,11 +172,11 @@ type Stats struct {
 // Base vectors are scaled to unit norm before weighting. The time is
 // O(n l p + n m p + n m² + m³) for p features and memory O(n (l + m + K)) on
 // the Nystrom path; the exact path costs O(n² p) time and O(n²) memory.
-// Bad input returns an error wrapping ErrInput and one of the kind
+// Bad input returns an error wrapping linalg.ErrInvalid and one of the kind
 // sentinels; a cancelled context returns its error, wrapped.
 func Build(ctx context.Context, x *mat.Dense, labeled, y []int, classes int, s *Settings) (*Kernel, error) {
 	if ctx == nil {
-		return nil, inputf(ErrParam, "nil context")
+		return nil, inputf(linalg.ErrSettings, "nil context")
 	}
 	var set Settings
 	if s != nil {
@@ -204,7 +202,7 @@ func Build(ctx context.Context, x *mat.Dense, labeled, y []int, classes int, s *
 		out.Stats.Gamma = g
 	} else if v, ok := kern.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
-			return nil, inputf(ErrParam, "kernel: %v", err)
+			return nil, inputf(linalg.ErrSettings, "kernel: %w", err)
 		}
 	}
 
@@ -276,15 +274,15 @@ func Build(ctx context.Context, x *mat.Dense, labeled, y []int, classes int, s *
 // are left to the caller.
 func Combine(ctx context.Context, u, v *mat.Dense, labeled, y []int, classes int, scheme Weighting) (*Kernel, error) {
 	if ctx == nil {
-		return nil, inputf(ErrParam, "nil context")
+		return nil, inputf(linalg.ErrSettings, "nil context")
 	}
 	if u == nil || v == nil || u.IsEmpty() || v.IsEmpty() {
-		return nil, inputf(ErrShape, "empty label-aware or eigenvector block")
+		return nil, inputf(linalg.ErrShape, "empty label-aware or eigenvector block")
 	}
 	n, cu := u.Dims()
 	nv, k := v.Dims()
 	if nv != n || cu != classes {
-		return nil, inputf(ErrShape, "label-aware block is %dx%d and eigenvectors %dx%d for %d classes", n, cu, nv, k, classes)
+		return nil, inputf(linalg.ErrShape, "label-aware block is %dx%d and eigenvectors %dx%d for %d classes", n, cu, nv, k, classes)
 	}
 	t0 := time.Now()
 	out := &Kernel{Classes: classes}
@@ -300,15 +298,15 @@ func Combine(ctx context.Context, u, v *mat.Dense, labeled, y []int, classes int
 	}
 	target, err := spectral.Target(y, classes)
 	if err != nil {
-		return nil, inputf(ErrLabels, "%v", err)
+		return nil, inputf(linalg.ErrLabels, "%v", err)
 	}
 	for _, i := range labeled {
 		if i < 0 || i >= n {
-			return nil, inputf(ErrIndex, "labeled index %d outside [0,%d)", i, n)
+			return nil, inputf(linalg.ErrLabels, "labeled index %d outside [0,%d)", i, n)
 		}
 	}
 	if len(labeled) != len(y) {
-		return nil, inputf(ErrLabels, "%d labeled indices but %d labels", len(labeled), len(y))
+		return nil, inputf(linalg.ErrLabels, "%d labeled indices but %d labels", len(labeled), len(y))
 	}
 	vl := rows(out.V, labeled)
 	w, st, err := weights(ctx, scheme, vl, target)
@@ -341,7 +339,7 @@ func NormalizeKernel(g *mat.SymDense) error {
 			s += g.At(i, j)
 		}
 		if !(s > 0) || math.IsInf(s, 0) {
-			return fmt.Errorf("%w: degree %g of point %d is not positive", ErrDegenerate, s, i)
+			return inputf(linalg.ErrDegenerate, "degree %g of point %d is not positive", s, i)
 		}
 		d[i] = 1 / math.Sqrt(s)
 	}
@@ -356,16 +354,16 @@ func NormalizeKernel(g *mat.SymDense) error {
 // plan applies the defaults of Settings and checks them.
 func plan(n int, s *Settings) (exact bool, m, k int, err error) {
 	if s.K < 0 {
-		return false, 0, 0, inputf(ErrParam, "K = %d eigenvectors, want K >= 0 (0 for the default)", s.K)
+		return false, 0, 0, inputf(linalg.ErrSettings, "K = %d eigenvectors, want K >= 0 (0 for the default)", s.K)
 	}
 	if s.Landmarks < 0 || s.Landmarks > n {
-		return false, 0, 0, inputf(ErrParam, "%d landmarks for %d points, want 0 <= m <= n", s.Landmarks, n)
+		return false, 0, 0, inputf(linalg.ErrSettings, "%d landmarks for %d points, want 0 <= m <= n", s.Landmarks, n)
 	}
 	if s.Weighting < WeightAlignf || s.Weighting > WeightIndependent {
-		return false, 0, 0, inputf(ErrParam, "unknown weighting %v", s.Weighting)
+		return false, 0, 0, inputf(linalg.ErrSettings, "unknown weighting %v", s.Weighting)
 	}
 	if s.Eigen < KernelTop || s.Eigen > LaplacianBottom {
-		return false, 0, 0, inputf(ErrParam, "unknown eigenvector choice %v", s.Eigen)
+		return false, 0, 0, inputf(linalg.ErrSettings, "unknown eigenvector choice %v", s.Eigen)
 	}
 	m = s.Landmarks
 	if m == 0 {
@@ -380,7 +378,7 @@ func plan(n int, s *Settings) (exact bool, m, k int, err error) {
 		k = min((n+9)/10, MaxDefaultK, m)
 	}
 	if k > m {
-		return false, 0, 0, inputf(ErrParam, "K = %d eigenvectors from %d landmarks, want K <= m", k, m)
+		return false, 0, 0, inputf(linalg.ErrSettings, "K = %d eigenvectors from %d landmarks, want K <= m", k, m)
 	}
 	if exact {
 		m = 0
@@ -391,244 +389,42 @@ func plan(n int, s *Settings) (exact bool, m, k int, err error) {
 // checkProblem validates the data, the labeled indices and the labels.
 func checkProblem(x *mat.Dense, labeled, y []int, classes int) error {
 	if x == nil || x.IsEmpty() {
-		return inputf(ErrShape, "no data")
+		return inputf(linalg.ErrShape, "no data")
 	}
 	if err := finite(x, "x"); err != nil {
 		return err
 	}
 	n, _ := x.Dims()
 	if classes < 2 {
-		return inputf(ErrLabels, "%d classes, want at least 2", classes)
+		return inputf(linalg.ErrLabels, "%d classes, want at least 2", classes)
 	}
 	if len(labeled) == 0 {
-		return inputf(ErrIndex, "no labeled points")
+		return inputf(linalg.ErrLabels, "no labeled points")
 	}
 	if len(y) != len(labeled) {
-		return inputf(ErrShape, "%d labels for %d labeled points", len(y), len(labeled))
+		return inputf(linalg.ErrShape, "%d labels for %d labeled points", len(y), len(labeled))
 	}
 	seen := make(map[int]bool, len(labeled))
 	for _, i := range labeled {
 		if i < 0 || i >= n {
-			return inputf(ErrIndex, "labeled index %d outside [0,%d)", i, n)
+			return inputf(linalg.ErrLabels, "labeled index %d outside [0,%d)", i, n)
 		}
 		if seen[i] {
-			return inputf(ErrIndex, "labeled index %d repeated", i)
+			return inputf(linalg.ErrLabels, "labeled index %d repeated", i)
 		}
 		seen[i] = true
 	}
 	count := make([]int, classes)
 	for i, c := range y {
 		if c < 0 || c >= classes {
-			return inputf(ErrLabels, "label %d of labeled point %d outside [0,%d)", c, i, classes)
+			return inputf(linalg.ErrLabels, "label %d of labeled point %d outside [0,%d)", c, i, classes)
 		}
 		count[c]++
 	}
 	for c, k := range count {
 		if k == 0 {
-			return inputf(ErrLabels, "class %d has no labeled point", c)
+			return inputf(linalg.ErrLabels, "class %d has no labeled point", c)
 		}
 	}
 	return nil
-}
-
-// LabelVectors returns the n x c label-aware vectors of eq. 5 with the
-// degree normalisation of Algorithm 1: U = D^-1 K_nl Y, where K_nl =
-// K(X, X_labeled), D = diag(K_nl 1) and Y is the class indicator of the
-// labeled points, so that U_ik is the kernel-weighted fraction of class k
-// among the labeled points near x_i. A point whose degree is not positive
-// (every kernel value to the labeled points underflowed, or a kernel that
-// is not positive) gets U_ik = 1/c. O(n l p) time, O(n l) memory.
-func LabelVectors(ctx context.Context, kern linalg.Kernel, x *mat.Dense, labeled, y []int, classes int) (*mat.Dense, error) {
-	if ctx == nil {
-		return nil, inputf(ErrParam, "nil context")
-	}
-	if kern == nil {
-		return nil, inputf(ErrParam, "nil kernel")
-	}
-	if err := checkProblem(x, labeled, y, classes); err != nil {
-		return nil, err
-	}
-	if v, ok := kern.(interface{ Validate() error }); ok {
-		if err := v.Validate(); err != nil {
-			return nil, inputf(ErrParam, "kernel: %v", err)
-		}
-	}
-	u, _, err := labelVectors(ctx, kern, x, labeled, y, classes)
-	return u, err
-}
-
-func labelVectors(ctx context.Context, kern linalg.Kernel, x *mat.Dense, labeled, y []int, classes int) (*mat.Dense, int, error) {
-	n, _ := x.Dims()
-	xl := rows(x, labeled)
-	knl, err := linalg.Cross(ctx, kern, x, xl)
-	if err != nil {
-		return nil, 0, wrapDep(ctx, "cross kernel", err)
-	}
-	u := mat.NewDense(n, classes, nil)
-	zero := 0
-	inv := 1 / float64(classes)
-	for i := 0; i < n; i++ {
-		row := knl.RawRowView(i)
-		ur := u.RawRowView(i)
-		var d float64
-		for j, v := range row {
-			d += v
-			ur[y[j]] += v
-		}
-		if !(d > 0) || math.IsInf(d, 0) {
-			zero++
-			for c := range ur {
-				ur[c] = inv
-			}
-			continue
-		}
-		for c := range ur {
-			ur[c] /= d
-		}
-	}
-	return u, zero, nil
-}
-
-type weightStats struct {
-	constant, iter int
-	kkt            float64
-}
-
-// weights computes the weights of the columns of vl (the base vectors on
-// the labeled block) with the chosen scheme.
-func weights(ctx context.Context, scheme Weighting, vl, target *mat.Dense) ([]float64, weightStats, error) {
-	_, r := vl.Dims()
-	var st weightStats
-	switch scheme {
-	case WeightAlignf:
-		res, err := Alignf(ctx, vl, target)
-		if res != nil {
-			st = weightStats{constant: res.Constant, iter: res.Iterations, kkt: res.KKT.Max()}
-		}
-		if err != nil {
-			return nil, st, err
-		}
-		return res.Weights, st, nil
-	case WeightUniform:
-		w := make([]float64, r)
-		for i := range w {
-			w[i] = 1
-		}
-		return w, st, nil
-	default: // WeightIndependent
-		w := make([]float64, r)
-		for i := range w {
-			a, err := BlockAlignment(vl.Slice(0, vl.RawMatrix().Rows, i, i+1).(*mat.Dense), target, []float64{1})
-			if errors.Is(err, ErrDegenerate) {
-				st.constant++
-				continue // a constant vector: its centred kernel is zero
-			}
-			if err != nil {
-				return nil, st, err
-			}
-			w[i] = math.Max(a, 0) // >= 0 in exact arithmetic
-		}
-		return w, st, nil
-	}
-}
-
-// normaliseSum scales w (non-negative) to sum to n.
-func normaliseSum(w []float64, n int) error {
-	var s float64
-	for _, v := range w {
-		s += v
-	}
-	if !(s > 0) || math.IsInf(s, 0) {
-		return fmt.Errorf("%w: the weights sum to %v", ErrDegenerate, s)
-	}
-	f := float64(n) / s
-	for i := range w {
-		w[i] *= f
-	}
-	return nil
-}
-
-// rows copies the rows idx of a into a new matrix.
-func rows(a *mat.Dense, idx []int) *mat.Dense {
-	_, c := a.Dims()
-	out := mat.NewDense(len(idx), c, nil)
-	for i, j := range idx {
-		out.SetRow(i, a.RawRowView(j))
-	}
-	return out
-}
-
-// wrapDep wraps an error from a dependency: the context's error if it was
-// cancelled, bad kernel parameters as ErrParam, a degenerate kernel (all
-// points alike, rank below K) as ErrDegenerate, anything else as is.
-func wrapDep(ctx context.Context, stage string, err error) error {
-	if ctx.Err() != nil {
-		return fmt.Errorf("labelaware: %s: %w", stage, err)
-	}
-	switch {
-	case errors.Is(err, linalg.ErrParam):
-		return &inputError{kind: ErrParam, msg: fmt.Sprintf("%s: %v", stage, err)}
-	case errors.Is(err, linalg.ErrDegenerate), errors.Is(err, eig.ErrRank):
-		return fmt.Errorf("%w: %s: %w", ErrDegenerate, stage, err)
-	}
-	return fmt.Errorf("labelaware: %s: %w", stage, err)
-}
-
-// LowRank returns the kernel as a linalg.LowRank (V and Weights are shared,
-// not copied), for the alignment functions of package linalg and for
-// blocks of the kernel matrix.
-func (k *Kernel) LowRank() (*linalg.LowRank, error) {
-	if k == nil || k.V == nil {
-		return nil, inputf(ErrShape, "empty kernel")
-	}
-	return linalg.NewLowRank(k.V, k.Weights)
-}
-
-// Block returns the sub-matrix K[rows, cols] of the learned kernel in
-// O(len(rows) len(cols) (c+k)) time, for example the labeled block to train
-// an SVM and the unlabeled-by-labeled block to predict. When rows and cols
-// hold the same indices the block is computed as Phi_r Phi_rᵀ and is
-// exactly symmetric, as kernel machines require.
-func (k *Kernel) Block(rowIdx, colIdx []int) (*mat.Dense, error) {
-	lr, err := k.LowRank()
-	if err != nil {
-		return nil, err
-	}
-	if !slices.Equal(rowIdx, colIdx) {
-		b, err := lr.Block(rowIdx, colIdx)
-		if err != nil {
-			return nil, inputf(ErrIndex, "%v", err)
-		}
-		return b, nil
-	}
-	n, r := k.V.Dims()
-	if len(rowIdx) == 0 {
-		return nil, inputf(ErrIndex, "no indices")
-	}
-	phi := mat.NewDense(len(rowIdx), r, nil)
-	for i, j := range rowIdx {
-		if j < 0 || j >= n {
-			return nil, inputf(ErrIndex, "index %d outside [0,%d)", j, n)
-		}
-		for c, v := range k.V.RawRowView(j) {
-			if k.Weights[c] < 0 {
-				return nil, inputf(ErrParam, "negative weight %v", k.Weights[c])
-			}
-			phi.Set(i, c, v*math.Sqrt(k.Weights[c]))
-		}
-	}
-	var s mat.SymDense
-	s.SymOuterK(1, phi)
-	return mat.DenseCopyOf(&s), nil
-}
-
-// Features returns Phi = V diag(sqrt(Weights)) (n x (c+k)), so that the
-// kernel is Phi Phiᵀ; linear models on the rows of Phi use the kernel
-// without forming it.
-func (k *Kernel) Features() (*mat.Dense, error) {
-	lr, err := k.LowRank()
-	if err != nil {
-		return nil, err
-	}
-	return lr.Features()
 }

@@ -343,27 +343,27 @@ func TestBuildErrors(t *testing.T) {
 		set     *Settings
 		want    error
 	}{
-		{"nil ctx", nil, x, lab, ly, 2, nil, ErrParam},
-		{"nil x", bg, nil, lab, ly, 2, nil, ErrShape},
-		{"nan", bg, nan, lab, ly, 2, nil, ErrNonFinite},
-		{"no labeled", bg, x, nil, nil, 2, nil, ErrIndex},
-		{"lengths", bg, x, lab, ly[1:], 2, nil, ErrShape},
-		{"index range", bg, x, []int{0, 30}, []int{0, 1}, 2, nil, ErrIndex},
-		{"negative index", bg, x, []int{-1, 3}, []int{0, 1}, 2, nil, ErrIndex},
-		{"duplicate", bg, x, []int{2, 2, 3}, []int{0, 0, 1}, 2, nil, ErrIndex},
-		{"one class", bg, x, []int{0, 2}, []int{0, 0}, 1, nil, ErrLabels},
-		{"missing class", bg, x, []int{0, 2}, []int{0, 0}, 2, nil, ErrLabels},
-		{"label range", bg, x, []int{0, 1}, []int{0, 2}, 2, nil, ErrLabels},
-		{"negative K", bg, x, lab, ly, 2, &Settings{K: -1}, ErrParam},
-		{"m > n", bg, x, lab, ly, 2, &Settings{Landmarks: 31}, ErrParam},
-		{"negative m", bg, x, lab, ly, 2, &Settings{Landmarks: -2}, ErrParam},
-		{"K > m", bg, x, lab, ly, 2, &Settings{K: 6, Landmarks: 5}, ErrParam},
-		{"weighting", bg, x, lab, ly, 2, &Settings{Weighting: 7}, ErrParam},
-		{"eigen", bg, x, lab, ly, 2, &Settings{Eigen: -1}, ErrParam},
-		{"gamma", bg, x, lab, ly, 2, &Settings{Kernel: linalg.RBF{Gamma: math.NaN()}}, ErrParam},
+		{"nil ctx", nil, x, lab, ly, 2, nil, linalg.ErrSettings},
+		{"nil x", bg, nil, lab, ly, 2, nil, linalg.ErrShape},
+		{"nan", bg, nan, lab, ly, 2, nil, linalg.ErrNonFinite},
+		{"no labeled", bg, x, nil, nil, 2, nil, linalg.ErrLabels},
+		{"lengths", bg, x, lab, ly[1:], 2, nil, linalg.ErrShape},
+		{"index range", bg, x, []int{0, 30}, []int{0, 1}, 2, nil, linalg.ErrLabels},
+		{"negative index", bg, x, []int{-1, 3}, []int{0, 1}, 2, nil, linalg.ErrLabels},
+		{"duplicate", bg, x, []int{2, 2, 3}, []int{0, 0, 1}, 2, nil, linalg.ErrLabels},
+		{"one class", bg, x, []int{0, 2}, []int{0, 0}, 1, nil, linalg.ErrLabels},
+		{"missing class", bg, x, []int{0, 2}, []int{0, 0}, 2, nil, linalg.ErrLabels},
+		{"label range", bg, x, []int{0, 1}, []int{0, 2}, 2, nil, linalg.ErrLabels},
+		{"negative K", bg, x, lab, ly, 2, &Settings{K: -1}, linalg.ErrSettings},
+		{"m > n", bg, x, lab, ly, 2, &Settings{Landmarks: 31}, linalg.ErrSettings},
+		{"negative m", bg, x, lab, ly, 2, &Settings{Landmarks: -2}, linalg.ErrSettings},
+		{"K > m", bg, x, lab, ly, 2, &Settings{K: 6, Landmarks: 5}, linalg.ErrSettings},
+		{"weighting", bg, x, lab, ly, 2, &Settings{Weighting: 7}, linalg.ErrSettings},
+		{"eigen", bg, x, lab, ly, 2, &Settings{Eigen: -1}, linalg.ErrSettings},
+		{"gamma", bg, x, lab, ly, 2, &Settings{Kernel: linalg.RBF{Gamma: math.NaN()}}, linalg.ErrSettings},
 		// A linear kernel on 2 features has rank 2: 5 eigenvectors from
 		// 10 landmarks do not exist.
-		{"rank", bg, x, lab, ly, 2, &Settings{Kernel: linalg.Linear{}, K: 5, Landmarks: 10}, ErrDegenerate},
+		{"rank", bg, x, lab, ly, 2, &Settings{Kernel: linalg.Linear{}, K: 5, Landmarks: 10}, linalg.ErrDegenerate},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -371,8 +371,8 @@ func TestBuildErrors(t *testing.T) {
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("error %v, want %v", err, tc.want)
 			}
-			if tc.want != ErrDegenerate && !errors.Is(err, ErrInput) {
-				t.Errorf("%v does not wrap ErrInput", err)
+			if tc.want != linalg.ErrDegenerate && !errors.Is(err, linalg.ErrInvalid) {
+				t.Errorf("%v does not wrap linalg.ErrInvalid", err)
 			}
 			if k != nil {
 				t.Error("kernel returned with an error")
@@ -551,11 +551,11 @@ func TestCombine(t *testing.T) {
 		c    int
 		want error
 	}{
-		{"rows differ", u, v.Slice(0, n-1, 0, 10).(*mat.Dense), lab, ly, 2, ErrShape},
-		{"classes differ", u, v, lab, ly, 3, ErrShape},
-		{"empty", &mat.Dense{}, v, lab, ly, 2, ErrShape},
-		{"index out of range", u, v, append(append([]int(nil), lab[:len(lab)-1]...), n), ly, 2, ErrIndex},
-		{"labels short", u, v, lab, ly[:len(ly)-1], 2, ErrLabels},
+		{"rows differ", u, v.Slice(0, n-1, 0, 10).(*mat.Dense), lab, ly, 2, linalg.ErrShape},
+		{"classes differ", u, v, lab, ly, 3, linalg.ErrShape},
+		{"empty", &mat.Dense{}, v, lab, ly, 2, linalg.ErrShape},
+		{"index out of range", u, v, append(append([]int(nil), lab[:len(lab)-1]...), n), ly, 2, linalg.ErrLabels},
+		{"labels short", u, v, lab, ly[:len(ly)-1], 2, linalg.ErrLabels},
 	} {
 		if _, err := Combine(ctx, tc.u, tc.v, tc.lab, tc.ys, tc.c, WeightAlignf); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)

@@ -25,7 +25,7 @@ func BenchmarkMM(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			basis, yAll := ionosphereBasis(b, tc.d)
 			idx, y := pickLabeled(yAll, tc.l, 1)
-			lr := Learner{Settings: Settings{W: tc.w}}
+			lr := Learner{Settings: Settings{Decay: tc.w}}
 			ctx := context.Background()
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -2,11 +2,11 @@ package mm
 
 import (
 	"context"
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/linalg"
 	"ukm/models/spectral"
 )
 
@@ -43,19 +43,24 @@ func (d *Design) Result() *Result { return &d.res }
 
 // Coefficients implements spectral.Design: it runs LearnSum on the labeled
 // rows with the labels sign(target[:, p]) and returns mu rescaled to sum n.
-// A zero or non-finite target entry, or a column with one sign only, is an
-// error wrapping ErrLabels. A run that does not converge is an error (the
-// Result still holds its best point).
+//
+// A nil or empty target is an error of kind linalg.ErrEmpty, one without a
+// row per labeled point of kind linalg.ErrShape, a zero or non-finite target
+// entry or a column with one sign only of kind linalg.ErrLabels; the other
+// errors are those of Learner.LearnSum. A run that stops early is not an
+// error: the coefficients are those of its best point, and Result().Status
+// says how it ended.
 func (d *Design) Coefficients(ctx context.Context, dst []float64, b *spectral.Basis, labeled []int, target *mat.Dense) ([]float64, error) {
+	const op = "mm.Design.Coefficients"
 	if d == nil {
-		return nil, inputf(ErrSettings, "nil MM design")
+		return nil, linalg.Errorf(linalg.ErrSettings, op, "nil MM design")
 	}
 	if target == nil || target.IsEmpty() {
-		return nil, inputf(ErrLabels, "nil or empty target")
+		return nil, linalg.Errorf(linalg.ErrEmpty, op, "nil or empty target")
 	}
 	r, c := target.Dims()
 	if r != len(labeled) {
-		return nil, inputf(ErrLabels, "target has %d rows for %d labeled points", r, len(labeled))
+		return nil, linalg.Errorf(linalg.ErrShape, op, "target has %d rows for %d labeled points", r, len(labeled))
 	}
 	d.y = grow(d.y, r*c)
 	d.ys = d.ys[:0]
@@ -69,14 +74,14 @@ func (d *Design) Coefficients(ctx context.Context, dst []float64, b *spectral.Ba
 			case v < 0 && !math.IsInf(v, 0):
 				y[i] = -1
 			default:
-				return nil, inputf(ErrLabels, "target entry (%d,%d) is %v, want a finite non-zero value", i, p, v)
+				return nil, linalg.Errorf(linalg.ErrLabels, op, "target entry (%d,%d) is %v, want a finite non-zero value", i, p, v)
 			}
 		}
 		d.ys = append(d.ys, y)
 	}
 	d.lr.Settings = d.Settings
-	if err := d.lr.LearnSum(ctx, &d.res, b, labeled, d.ys); err != nil {
-		return nil, fmt.Errorf("mm: MM design: %w", err)
+	if err := d.lr.learnSum(op, ctx, &d.res, b, labeled, d.ys); err != nil {
+		return nil, err
 	}
 	n, _ := b.Dims()
 	var sum float64
@@ -84,7 +89,7 @@ func (d *Design) Coefficients(ctx context.Context, dst []float64, b *spectral.Ba
 		sum += v
 	}
 	if !(sum > 0) || math.IsInf(sum, 0) {
-		return nil, fmt.Errorf("mm: MM design: coefficients sum to %v", sum)
+		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "coefficients sum to %v", sum)
 	}
 	dst = grow(dst, len(d.res.Mu))
 	f := float64(n) / sum

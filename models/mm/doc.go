@@ -6,7 +6,8 @@
 //
 // Given q eigenvectors phi_1..phi_q of an initial kernel over all n points
 // (columns of a spectral.Basis, sorted by decreasing eigenvalue), l labeled
-// rows with labels y in {-1,+1}, a decay factor w >= 1 and a trace delta,
+// rows with labels y in {-1,+1}, a decay factor w >= 1 (Settings.Decay) and
+// a trace delta,
 // MM chooses the spectral coefficients mu of Kbar = sum_i mu_i phi_i phi_iᵀ
 // that minimise the SVM dual optimum on the labeled block,
 //
@@ -32,17 +33,18 @@
 // (Birgin, Martínez and Raydan 2000) with a monotone Armijo line search:
 // Barzilai-Borwein step lengths, Euclidean projection onto the simplex (a
 // sort, O(q log q)) and safeguarded quadratic backtracking. Every function
-// value is an SVM solve by package svm (SMO), warm-started from the previous
-// alpha, which makes the solves along the path cheap. The method was chosen
+// value is an SVM solve by package svm (SMO), with a warm start from the
+// previous alpha, which makes the solves along the path cheap. The method was chosen
 // because the simplex is cheap to project onto, the q-dimensional problem is
 // small, the BB steps adapt to the very different curvatures of the ray
 // directions, and the monotone line search makes every accepted step decrease
 // J (History is strictly decreasing) and guarantees convergence to a
-// stationary point, which for a convex J is a minimum. On the ionosphere
-// data with the paper's settings it typically stops after one to a few
-// iterations; problems whose optimum sits on a face where the labeled kernel
-// block loses rank (more labeled points than eigenvectors, w close to 1) can
-// take tens of iterations.
+// stationary point, which for a convex J is a minimum. Problems whose optimum
+// sits on a face where the labeled kernel block loses rank (more labeled
+// points than eigenvectors, w close to 1) need more iterations than the
+// others. One iteration costs O(q log q) for the projection plus, for every
+// line-search trial, an SVM solve on l points and O(l^2 q + l q^2) to form
+// the kernel block and the ray terms.
 //
 // # Stopping: a duality gap
 //
@@ -55,7 +57,8 @@
 // returned J is within Tol of the optimum. The certificate includes the
 // inner solver's own duality gap, so the inner SMO tolerance (InnerTol,
 // default 1e-9) must be tight enough for Tol. If the line search cannot
-// decrease J while the gap is above Tol the method stops with ErrStalled.
+// decrease J while the gap is above Tol the method stops with status
+// Stalled.
 //
 // # Use
 //
@@ -75,19 +78,27 @@
 // the paper's binary MM, a c-column target from spectral.Target gives the c
 // one-versus-all problems.
 //
-// Settings: W defaults to 2 (the SKL default decay), Trace to n (so sum mu =
-// n for an orthonormal basis, like the spectral designs), C to 100 (the
-// paper's SVM setting), Tol to 1e-4, MaxIter to 1000.
+// Settings: Decay defaults to DefaultDecay = 2 (the SKL default decay),
+// Trace to n (so sum mu = n for an orthonormal basis, like the spectral
+// designs), C to svm.DefaultC = 100 (the paper's SVM setting), Tol to
+// DefaultTol = 1e-4, MaxIter to DefaultMaxIter = 1000, InnerTol to
+// DefaultInnerTol = 1e-9.
 //
-// # Errors
+// # Errors and statuses
 //
-// Invalid input — w < 1, a negative trace or C (zero means the default),
-// NaN or Inf anywhere, labels other than -1/+1, a single class, labeled
-// indices out of range or repeated, an empty basis or a zero column — is an
-// error wrapping ErrInput and one of ErrSettings, ErrBasis, ErrLabels,
-// ErrIndex; nothing panics on user input. A run that stops early (ErrIterationLimit, ErrStalled,
-// ErrInner, or a cancelled context, whose error wraps ctx.Err()) still
-// returns the best point found with its status and statistics.
+// The package uses the vocabulary of package linalg and has no sentinels of
+// its own. Invalid input is an error wrapping linalg.ErrInvalid and one of
+// its kinds: ErrSettings (Decay < 1, a negative trace, C or tolerance, a nil
+// Learner, Design or context), ErrEmpty (an empty basis or target, no label
+// vectors), ErrShape (sizes that do not fit), ErrNonFinite (NaN or Inf in
+// the basis), ErrDegenerate (a zero basis column), ErrLabels (labels other
+// than -1/+1, a single class, labeled indices missing, out of range or
+// repeated); nothing panics on user input. A cancelled context is an error
+// wrapping ctx.Err() (status Canceled). Stopping early is not an error: the
+// Result holds the best point found and its Status (a linalg.Status) says
+// how the run ended — Converged, IterationLimit, Stalled, or
+// NumericalFailure when an inner SVM solve stopped at its own iteration
+// limit.
 //
 // The package has no mutable package-level state; a Learner or Design must
 // not be shared between goroutines.

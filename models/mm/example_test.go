@@ -35,6 +35,6 @@ func ExampleLearn() {
 	f, _ := res.Decision(nil, b)
 	fmt.Printf("f = %.3f\n", f)
 	// Output:
-	// mu = [2.667 1.333], J = 1.667, status converged
+	// mu = [2.667 1.333], J = 1.667, status Converged
 	// f = [-1.000 -0.333 0.333 1.000]
 }

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/robust"
 )
 
 // smallBasis returns an orthonormal 6 x 3 basis.
@@ -86,9 +87,9 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		}
 	}
 	for cname, f := range map[string]func() error{
-		"SKL C < 1":     func() error { _, err := NewSKL(0.5).Coefficients(ctx, nil, b, lab, tgt); return err },
-		"SKL C NaN":     func() error { _, err := NewSKL(math.NaN()).Coefficients(ctx, nil, b, lab, tgt); return err },
-		"SKL C Inf":     func() error { _, err := NewSKL(math.Inf(1)).Coefficients(ctx, nil, b, lab, tgt); return err },
+		"SKL decay < 1": func() error { _, err := NewSKL(0.5).Coefficients(ctx, nil, b, lab, tgt); return err },
+		"SKL decay NaN": func() error { _, err := NewSKL(math.NaN()).Coefficients(ctx, nil, b, lab, tgt); return err },
+		"SKL decay Inf": func() error { _, err := NewSKL(math.Inf(1)).Coefficients(ctx, nil, b, lab, tgt); return err },
 		"SKL nil":       func() error { var s *SKL; _, err := s.Coefficients(ctx, nil, b, lab, tgt); return err },
 		"Diffusion 0":   func() error { _, err := Diffusion{}.Coefficients(ctx, nil, b, nil, nil); return err },
 		"Diffusion NaN": func() error { _, err := Diffusion{Sigma2: math.NaN()}.Coefficients(ctx, nil, b, nil, nil); return err },

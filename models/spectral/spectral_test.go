@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // rbfBasis returns the top-d eigenpairs (descending) of an RBF kernel on n
@@ -145,7 +147,7 @@ func TestTarget(t *testing.T) {
 		y       []int
 		classes int
 	}{{nil, 2}, {[]int{0, 0}, 2}, {[]int{0, 2}, 2}, {[]int{0, 1}, 1}, {[]int{0, -1}, 2}} {
-		if _, err := Target(tc.y, tc.classes); !errors.Is(err, ErrInput) {
+		if _, err := Target(tc.y, tc.classes); !errors.Is(err, linalg.ErrInvalid) {
 			t.Errorf("Target(%v, %d): err = %v", tc.y, tc.classes, err)
 		}
 	}
@@ -157,7 +159,7 @@ func TestSKLBeatsBaselines(t *testing.T) {
 	for seed := uint64(0); seed < 5; seed++ {
 		labeled, lab := sample(120, 20, y, seed)
 		tgt, _ := Target(lab, 2)
-		// C = 1: Cluster and Truncated are feasible, so SKL's optimum must
+		// Decay 1: Cluster and Truncated are feasible, so SKL's optimum must
 		// align at least as well (tolerance: QP KKT precision).
 		mu, err := NewSKL(1).Coefficients(ctx, nil, b, labeled, tgt)
 		if err != nil {
@@ -170,28 +172,28 @@ func TestSKLBeatsBaselines(t *testing.T) {
 				t.Errorf("seed %d: %s alignment %v > SKL %v", seed, base.Name(), a, skl)
 			}
 		}
-		// Growing C shrinks the feasible cone, so the optimal alignment
+		// Growing the decay factor shrinks the feasible cone, so the optimal alignment
 		// cannot increase; each optimum beats random feasible points.
 		prev := skl
 		s := NewSKL(1)
 		rng := rand.New(rand.NewPCG(seed, 9))
 		for _, c := range []float64{1, 1.2, 1.5, 2, 3} {
-			s.C = c
+			s.Decay = c
 			mu, err := s.Coefficients(ctx, nil, b, labeled, tgt)
 			if err != nil {
-				t.Fatalf("C=%v: %v", c, err)
+				t.Fatalf("decay=%v: %v", c, err)
 			}
 			if mu[0] <= 0 {
-				t.Fatalf("C=%v: mu_1 = %v", c, mu[0])
+				t.Fatalf("decay=%v: mu_1 = %v", c, mu[0])
 			}
 			for i := 0; i+1 < len(mu); i++ {
 				if mu[i] < c*mu[i+1]*(1-1e-9)-1e-12 {
-					t.Fatalf("C=%v: decay violated at %d: %v < C*%v", c, i, mu[i], mu[i+1])
+					t.Fatalf("decay=%v: decay violated at %d: %v < decay*%v", c, i, mu[i], mu[i+1])
 				}
 			}
 			a := alignment(b, mu, labeled, tgt)
 			if a > prev+1e-9 {
-				t.Errorf("C=%v: alignment %v above that at smaller C %v", c, a, prev)
+				t.Errorf("decay=%v: alignment %v above that at a smaller decay %v", c, a, prev)
 			}
 			prev = a
 			for trial := 0; trial < 50; trial++ {
@@ -201,7 +203,7 @@ func TestSKLBeatsBaselines(t *testing.T) {
 					r[i] = c*r[i+1] + rng.Float64()*rng.Float64()
 				}
 				if ar := alignment(b, r, labeled, tgt); ar > a+1e-9 {
-					t.Fatalf("C=%v: random feasible mu aligns better: %v > %v", c, ar, a)
+					t.Fatalf("decay=%v: random feasible mu aligns better: %v > %v", c, ar, a)
 				}
 			}
 		}
@@ -305,7 +307,7 @@ func TestOrder(t *testing.T) {
 	skl1, _ := NewSKL(1).Coefficients(ctx, nil, b, labeled, tgt)
 	for i := range ord {
 		if math.Abs(ord[i]-skl1[i]) > 1e-6*75 {
-			t.Fatalf("Order differs from SKL with C = 1 at %d: %v vs %v", i, ord[i], skl1[i])
+			t.Fatalf("Order differs from SKL with decay 1 at %d: %v vs %v", i, ord[i], skl1[i])
 		}
 		if i > 0 && ord[i] > ord[i-1]*(1+1e-9)+1e-12 {
 			t.Fatalf("Order not non-increasing at %d: %v", i, ord)
@@ -356,6 +358,8 @@ func isFeasible(mu []float64, c float64) bool {
 	return true
 }
 
+// TestBadInput walks the bad-input cases of the designs and of Target and
+// Rows: each is an error wrapping linalg.ErrInvalid and the kind named.
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
 	b, y := rbfBasis(t, 30, 5, 1)
@@ -363,35 +367,81 @@ func TestBadInput(t *testing.T) {
 	tgt, _ := Target(lab, 2)
 	nan := &Basis{Values: []float64{1, math.NaN()}, V: mat.NewDense(3, 2, nil)}
 	short := &Basis{Values: []float64{1}, V: mat.NewDense(3, 2, nil)}
+	zero := &Basis{Values: []float64{-1, -2}, V: mat.NewDense(3, 2, nil)}
 	for _, tc := range []struct {
 		name    string
 		d       Design
 		b       *Basis
 		labeled []int
 		tgt     *mat.Dense
+		kind    error
 	}{
-		{"nil basis", Cluster{}, nil, labeled, tgt},
-		{"NaN eigenvalue", Truncated{}, nan, labeled, tgt},
-		{"values/vectors mismatch", Cluster{}, short, labeled, tgt},
-		{"C < 1", NewSKL(0.5), b, labeled, tgt},
-		{"C NaN", NewSKL(math.NaN()), b, labeled, tgt},
-		{"nil target", NewSKL(2), b, labeled, nil},
-		{"target rows", NewSKL(2), b, labeled[:3], tgt},
-		{"index out of range", NewSKL(2), b, append(labeled[:5:5], 30), tgt},
-		{"repeated index", NewSKL(2), b, append(labeled[:5:5], labeled[0]), tgt},
-		{"diffusion sigma", Diffusion{}, b, nil, nil},
-		{"field eps", GaussianField{Eps: -1}, b, nil, nil},
-		{"order target", Order{}, b, labeled, nil},
+		{"nil basis", Cluster{}, nil, labeled, tgt, linalg.ErrEmpty},
+		{"NaN eigenvalue", Truncated{}, nan, labeled, tgt, linalg.ErrNonFinite},
+		{"values/vectors mismatch", Cluster{}, short, labeled, tgt, linalg.ErrShape},
+		{"no positive eigenvalue", Truncated{}, zero, nil, nil, linalg.ErrDegenerate},
+		{"decay < 1", NewSKL(0.5), b, labeled, tgt, linalg.ErrSettings},
+		{"decay NaN", NewSKL(math.NaN()), b, labeled, tgt, linalg.ErrSettings},
+		{"nil target", NewSKL(2), b, labeled, nil, linalg.ErrEmpty},
+		{"target rows", NewSKL(2), b, labeled[:3], tgt, linalg.ErrShape},
+		{"index out of range", NewSKL(2), b, append(labeled[:5:5], 30), tgt, linalg.ErrLabels},
+		{"repeated index", NewSKL(2), b, append(labeled[:5:5], labeled[0]), tgt, linalg.ErrLabels},
+		{"NaN target", NewSKL(2), b, labeled, mat.NewDense(6, 1, []float64{1, -1, math.NaN(), 1, -1, 1}), linalg.ErrNonFinite},
+		{"diffusion sigma", Diffusion{}, b, nil, nil, linalg.ErrSettings},
+		{"field eps", GaussianField{Eps: -1}, b, nil, nil, linalg.ErrSettings},
+		{"spreading alpha", Spreading{Alpha: 1}, b, nil, nil, linalg.ErrSettings},
+		{"order target", Order{}, b, labeled, nil, linalg.ErrEmpty},
+		{"order zero tol", Order{Improved: true, ZeroTol: -1}, b, labeled, tgt, linalg.ErrSettings},
+		{"order index", Order{}, b, append(labeled[:5:5], -1), tgt, linalg.ErrLabels},
 	} {
-		if _, err := tc.d.Coefficients(ctx, nil, tc.b, tc.labeled, tc.tgt); !errors.Is(err, ErrInput) {
-			t.Errorf("%s: err = %v, want ErrInput", tc.name, err)
+		_, err := tc.d.Coefficients(ctx, nil, tc.b, tc.labeled, tc.tgt)
+		if !errors.Is(err, linalg.ErrInvalid) || !errors.Is(err, tc.kind) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.kind)
 		}
 	}
-	// A target orthogonal to every eigenvector leaves SKL without a solution.
+	var nilSKL *SKL
+	if _, err := nilSKL.Coefficients(ctx, nil, b, labeled, tgt); !errors.Is(err, linalg.ErrSettings) {
+		t.Errorf("nil SKL: err = %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		kind error
+	}{
+		{"Target one class", errOf(Target([]int{0, 0}, 1)), linalg.ErrLabels},
+		{"Target no labels", errOf(Target(nil, 2)), linalg.ErrEmpty},
+		{"Target label range", errOf(Target([]int{0, 2}, 2)), linalg.ErrLabels},
+		{"Target empty class", errOf(Target([]int{0, 0}, 2)), linalg.ErrLabels},
+		{"Rows empty basis", errOf((&Basis{}).Rows(nil, []int{0})), linalg.ErrEmpty},
+		{"Rows no index", errOf(b.Rows(nil, nil)), linalg.ErrEmpty},
+		{"Rows range", errOf(b.Rows(nil, []int{30})), linalg.ErrLabels},
+		{"Rows dst is V", errOf(b.Rows(b.V, []int{0})), linalg.ErrSettings},
+	} {
+		if !errors.Is(tc.err, linalg.ErrInvalid) || !errors.Is(tc.err, tc.kind) {
+			t.Errorf("%s: err = %v, want %v", tc.name, tc.err, tc.kind)
+		}
+	}
+}
+
+func errOf[T any](_ T, err error) error { return err }
+
+// TestOrthogonalTarget: a target orthogonal to every eigenvector leaves the
+// SKL and Order QPs without a feasible point; the designs report the QP's
+// outcome as an error wrapping linalg.ErrInfeasible (not an input error), and
+// SKL.Result holds the Infeasible status.
+func TestOrthogonalTarget(t *testing.T) {
+	ctx := context.Background()
 	ortho := &Basis{Values: []float64{2, 1}, V: mat.NewDense(4, 2, []float64{0.5, 0.5, 0.5, -0.5, 0.5, 0.5, 0.5, -0.5})}
 	y2, _ := Target([]int{0, 1}, 2)
-	if _, err := NewSKL(2).Coefficients(ctx, nil, ortho, []int{0, 2}, y2); err == nil {
-		t.Error("orthogonal target: no error")
+	s := NewSKL(2)
+	for _, d := range []Design{s, Order{}, Order{Improved: true, ZeroTol: 0.6}} {
+		_, err := d.Coefficients(ctx, nil, ortho, []int{0, 2}, y2)
+		if !errors.Is(err, linalg.ErrInfeasible) || errors.Is(err, linalg.ErrInvalid) {
+			t.Errorf("%s: err = %v, want linalg.ErrInfeasible", d.Name(), err)
+		}
+	}
+	if st := s.Result().Status; st != linalg.Infeasible {
+		t.Errorf("SKL.Result().Status = %v, want Infeasible", st)
 	}
 }
 
@@ -452,7 +502,7 @@ func TestSKLRowsReuse(t *testing.T) {
 		}
 	}
 	idx := []int{3, 1, 4, 1 + 4, 9}
-	if got := testing.AllocsPerRun(20, func() { b.rows(&s.vl, idx, s.seen) }); got != 0 {
+	if got := testing.AllocsPerRun(20, func() { b.rows("", &s.vl, idx, s.seen) }); got != 0 {
 		t.Errorf("rows allocates %v times per call", got)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // DefaultAlpha is the label-spreading parameter used when Spreading.Alpha is
@@ -22,15 +24,20 @@ const DefaultAlpha = 0.99
 // the basis is that of a connected graph's normalised affinity
 // (theta_1 = 1); for another kernel basis the eigenvalues are first divided
 // by the largest. Eigenvalues at or below zero get weight zero. Alpha must
-// lie in (0, 1); zero means DefaultAlpha.
+// lie in (0, 1) (else an error wrapping linalg.ErrSettings); zero means
+// DefaultAlpha. A basis without a positive eigenvalue is an error wrapping
+// linalg.ErrDegenerate. O(d).
 type Spreading struct{ Alpha float64 }
+
+var _ Design = Spreading{}
 
 // Name implements Design.
 func (Spreading) Name() string { return "Spreading" }
 
 // Coefficients implements Design.
-func (t Spreading) Coefficients(_ context.Context, dst []float64, b *Basis, _ []int, _ *mat.Dense) ([]float64, error) {
-	if err := b.check(); err != nil {
+func (t Spreading) Coefficients(ctx context.Context, dst []float64, b *Basis, _ []int, _ *mat.Dense) ([]float64, error) {
+	const op = "spectral.Spreading.Coefficients"
+	if err := begin(ctx, op, b); err != nil {
 		return nil, err
 	}
 	a := t.Alpha
@@ -38,14 +45,14 @@ func (t Spreading) Coefficients(_ context.Context, dst []float64, b *Basis, _ []
 		a = DefaultAlpha
 	}
 	if !(a > 0 && a < 1) {
-		return nil, inputf("label-spreading alpha %v must lie in (0, 1)", t.Alpha)
+		return nil, linalg.Errorf(linalg.ErrSettings, op, "Alpha = %v, want a value in (0, 1) (0 = default)", t.Alpha)
 	}
 	top := math.Inf(-1)
 	for _, v := range b.Values {
 		top = math.Max(top, v)
 	}
 	if !(top > 0) {
-		return nil, inputf("label spreading needs a positive eigenvalue; the largest is %v", top)
+		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "label spreading needs a positive eigenvalue; the largest is %v", top)
 	}
 	n, d := b.Dims()
 	dst = resize(dst, d)
@@ -55,5 +62,5 @@ func (t Spreading) Coefficients(_ context.Context, dst []float64, b *Basis, _ []
 			dst[i] = 1 / (1 - a*v/top)
 		}
 	}
-	return dst, normalise(dst, n)
+	return dst, normalise(op, dst, n)
 }

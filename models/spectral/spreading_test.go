@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // TestSpreadingIsZhou checks the transform against label spreading itself:
@@ -69,15 +71,15 @@ func TestSpreadingBadInput(t *testing.T) {
 	b, _ := rbfBasis(t, 30, 4, 3)
 	ctx := context.Background()
 	for _, a := range []float64{-0.1, 1, 1.5, math.NaN()} {
-		if _, err := (Spreading{Alpha: a}).Coefficients(ctx, nil, b, nil, nil); !errors.Is(err, ErrInput) {
-			t.Errorf("alpha %v: error %v, want ErrInput", a, err)
+		if _, err := (Spreading{Alpha: a}).Coefficients(ctx, nil, b, nil, nil); !errors.Is(err, linalg.ErrSettings) {
+			t.Errorf("alpha %v: error %v, want linalg.ErrSettings", a, err)
 		}
 	}
 	neg := &Basis{Values: []float64{-1, -2}, V: mat.NewDense(3, 2, []float64{1, 0, 0, 1, 0, 0})}
-	if _, err := (Spreading{}).Coefficients(ctx, nil, neg, nil, nil); !errors.Is(err, ErrInput) {
+	if _, err := (Spreading{}).Coefficients(ctx, nil, neg, nil, nil); !errors.Is(err, linalg.ErrDegenerate) {
 		t.Errorf("no positive eigenvalue: %v", err)
 	}
-	if _, err := (Spreading{}).Coefficients(ctx, nil, nil, nil, nil); !errors.Is(err, ErrInput) {
+	if _, err := (Spreading{}).Coefficients(ctx, nil, nil, nil, nil); !errors.Is(err, linalg.ErrEmpty) {
 		t.Errorf("nil basis: %v", err)
 	}
 }

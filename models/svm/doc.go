@@ -24,19 +24,30 @@
 // (0 < alpha_i < C), or the midpoint of the feasible interval when there are
 // none. The optimal dual value D (Model.Dual) and alpha are exposed because
 // max-margin kernel learning uses them as functions of the kernel; a Solver
-// keeps its workspace between solves and can warm-start from the previous
-// alpha, which pays off when the kernel changes a little between solves.
+// keeps its workspace between solves and can make a warm start from the
+// previous alpha, which pays off when the kernel changes a little between
+// solves.
 //
-// C defaults to 1 when Settings.C is zero; the max-margin spectral kernel
-// paper (Xu et al.) uses C = 100, which callers pass explicitly.
+// C defaults to DefaultC = 100 when Settings.C is zero, the setting of the
+// max-margin spectral kernel paper (Xu et al.); package mm and the models use
+// the same default.
 //
 // Multi-class problems (labels 0..c-1) use one-versus-all training and
 // predict the class with the largest decision value; with two classes a
 // single binary machine is trained with class 1 positive.
 //
-// Every exported function validates its input and returns an error (never a
-// panic) for wrong shapes, non-finite values, bad labels and bad settings;
-// errors wrap the exported sentinels for errors.Is. The package has no
-// mutable package-level state; a Solver must not be shared between
-// goroutines.
+// # Errors and statuses
+//
+// The package uses the vocabulary of package linalg and has no sentinels of
+// its own. Every exported function validates its input and returns an error
+// (never a panic) wrapping linalg.ErrInvalid and one of its kinds: ErrEmpty
+// (nil or empty matrices, an untrained model), ErrShape (dimensions that do
+// not fit, an asymmetric kernel block), ErrNonFinite, ErrLabels and
+// ErrSettings (out-of-range settings, a nil Solver or context). A cancelled
+// context is an error wrapping ctx.Err(). Stopping at the iteration limit is
+// not an error: the model holds the last feasible iterate and Stats.Status (a
+// linalg.Status) is IterationLimit; otherwise it is Converged or Canceled.
+//
+// The package has no mutable package-level state; a Solver must not be
+// shared between goroutines.
 package svm

@@ -2,8 +2,6 @@ package svm
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -12,98 +10,65 @@ import (
 
 // Multi is a one-versus-all multi-class SVM for classes 0..Classes-1. With
 // Classes == 2 it holds one binary model whose positive class is 1;
-// otherwise Models[c] separates class c (+1) from the rest (-1).
+// otherwise Models[c] separates class c (+1) from the rest (-1). Each binary
+// model's Stats.Status tells how its training ended.
 type Multi struct {
 	Classes int
 	Models  []Model
 }
 
 // TrainMulti trains a one-versus-all SVM on the l x l kernel block k with
-// labels in 0..classes-1 (classes >= 2, every class present).
+// labels in 0..classes-1 (classes >= 2, every class present). See
+// Solver.TrainMulti; the model is nil on an input error.
 func TrainMulti(ctx context.Context, k mat.Matrix, labels []int, classes int, s *Settings) (*Multi, error) {
-	sv := Solver{}
-	if s != nil {
-		sv.Settings = *s
-	}
 	mm := &Multi{}
-	err := sv.TrainMulti(ctx, mm, k, labels, classes, false)
+	err := newSolver(s).trainMulti("svm.TrainMulti", ctx, mm, k, labels, classes, false)
 	if mm.Classes == 0 {
 		return nil, err
 	}
 	return mm, err
 }
 
-// TrainMulti trains mm in place; with warm = true each binary machine starts
-// from the matching one in mm (see Solver.Train). Binary problems that hit
-// the iteration limit do not stop the others; the first such error is
-// returned. A cancelled context stops at once.
+// TrainMulti trains mm in place; with warm = true each binary machine makes
+// a warm start from the matching one in mm (see Solver.Train). A binary
+// problem that stops at the iteration limit does not stop the others (its
+// status says so); an error (invalid input, wrapping linalg.ErrInvalid, or a
+// cancelled context) stops at once. Labels out of range, a missing class or
+// classes < 2 are errors of kind linalg.ErrLabels.
 func (sv *Solver) TrainMulti(ctx context.Context, mm *Multi, k mat.Matrix, labels []int, classes int, warm bool) error {
-	if sv == nil {
-		return fmt.Errorf("%w: nil Solver", ErrSettings)
-	}
-	if ctx == nil {
-		return fmt.Errorf("%w: nil context", ErrSettings)
-	}
-	if mm == nil {
-		return fmt.Errorf("%w: nil model", ErrShape)
-	}
-	s, err := sv.Settings.resolve(len(labels))
+	return sv.trainMulti("svm.Solver.TrainMulti", ctx, mm, k, labels, classes, warm)
+}
+
+func (sv *Solver) trainMulti(op string, ctx context.Context, mm *Multi, k mat.Matrix, labels []int, classes int, warm bool) error {
+	s, err := sv.prepare(op, ctx, mm == nil, k, len(labels))
 	if err != nil {
 		return err
 	}
-	if err := sv.loadKernel(k, len(labels)); err != nil {
-		return err
-	}
-	if err := checkMulti(labels, classes); err != nil {
+	if err := ova.CheckLabels(op, labels, classes); err != nil {
 		return err
 	}
 	warm = warm && mm.Classes == classes && len(mm.Models) == ova.Problems(classes)
 	mm.Classes = classes
 	sv.yb = grow(sv.yb, len(labels))
-	return ova.Fit("svm", &mm.Models, labels, classes, sv.yb,
-		func(m *Model, y []float64) error { return sv.solve(ctx, m, y, s, warm) },
-		func(err error) bool { return errors.Is(err, ErrIterationLimit) })
+	return ova.Fit(&mm.Models, labels, classes, sv.yb, func(m *Model, y []float64) error {
+		return sv.solve(op, ctx, m, y, s, warm)
+	})
 }
 
-func checkMulti(labels []int, classes int) error { return ova.CheckLabels(labels, classes, ErrLabels) }
-
 // Decision returns the m x len(Models) decision values for the m x l
-// cross-kernel block x, written into dst when it has that shape.
+// cross-kernel block x, written into dst when it has that shape. An
+// untrained or inconsistent model, a nil or empty x, or a dst of another
+// shape is an error wrapping linalg.ErrInvalid.
 func (mm *Multi) Decision(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 	if mm == nil {
-		return dst, fmt.Errorf("%w: model is not trained", ErrShape)
+		mm = &Multi{} // not trained: ova.Decision says so
 	}
-	if err := ova.CheckModels(mm.Classes, len(mm.Models), ErrShape); err != nil {
-		return dst, err
-	}
-	if ova.IsNil(x) {
-		return dst, fmt.Errorf("%w: nil cross-kernel block", ErrShape)
-	}
-	r, _ := x.Dims()
-	if r == 0 {
-		return dst, fmt.Errorf("%w: cross-kernel block has no rows", ErrShape)
-	}
-	nm := len(mm.Models)
-	if dst == nil {
-		dst = mat.NewDense(r, nm, nil)
-	} else if dr, dc := dst.Dims(); dr != r || dc != nm {
-		return dst, fmt.Errorf("%w: dst is %d x %d, want %d x %d", ErrShape, dr, dc, r, nm)
-	}
-	col := make([]float64, r)
-	for c := range mm.Models {
-		var err error
-		col, err = mm.Models[c].Decision(col, x)
-		if err != nil {
-			return dst, err
-		}
-		dst.SetCol(c, col)
-	}
-	return dst, nil
+	return ova.Decision("svm.Multi.Decision", dst, mm.Classes, mm.Models, x, (*Model).Decision)
 }
 
 // Predict writes the predicted class of each row of x into dst (grown if
 // needed): the class with the largest decision value (ties to the lower
-// index); with two classes, class 1 when f >= 0.
+// index); with two classes, class 1 when f >= 0. Errors as for Decision.
 func (mm *Multi) Predict(dst []int, x mat.Matrix) ([]int, error) {
 	dec, err := mm.Decision(nil, x)
 	if err != nil {

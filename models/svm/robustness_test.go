@@ -2,101 +2,119 @@ package svm
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"testing"
-	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+	"ukm/models/internal/kerneltest"
 )
 
-// TestNoPanicOnBadInput: invalid input to every exported function and
-// method is an error, never a panic.
-func TestNoPanicOnBadInput(t *testing.T) {
-	ctx := context.Background()
-	cancelled, cancel := context.WithCancel(ctx)
-	cancel()
-	k := mat.NewDense(4, 4, []float64{2, 1, 0, 0, 1, 2, 0, 0, 0, 0, 2, 1, 0, 0, 1, 2})
-	y := []float64{1, 1, -1, -1}
-	labels := []int{0, 0, 1, 1}
+// TestBadInput: each row gives Train, TrainMulti or a model method one bad
+// argument and names the error kind it must return (see
+// kerneltest.CheckErrors).
+func TestBadInput(t *testing.T) {
+	fx := kerneltest.Small()
+	ctx, cancelled := fx.Ctx, fx.Cancelled
+	k, y, labels := fx.K, fx.Y, fx.Labels
 	var nilDense *mat.Dense
+	var nilSym *mat.SymDense
+	var nilCtx context.Context
 	nanK := mat.DenseCopyOf(k)
 	nanK.Set(1, 1, math.NaN())
-	cases := map[string]func() error{
-		"Train nil k":        func() error { _, err := Train(ctx, nil, y, nil); return err },
-		"Train typed nil k":  func() error { _, err := Train(ctx, nilDense, y, nil); return err },
-		"Train empty k":      func() error { _, err := Train(ctx, &mat.Dense{}, y, nil); return err },
-		"Train nil y":        func() error { _, err := Train(ctx, k, nil, nil); return err },
-		"Train short y":      func() error { _, err := Train(ctx, k, y[:3], nil); return err },
-		"Train NaN y":        func() error { _, err := Train(ctx, k, []float64{1, math.NaN(), -1, -1}, nil); return err },
-		"Train NaN k":        func() error { _, err := Train(ctx, nanK, y, nil); return err },
-		"Train non-square":   func() error { _, err := Train(ctx, mat.NewDense(4, 3, nil), y, nil); return err },
-		"Train neg C":        func() error { _, err := Train(ctx, k, y, &Settings{C: -1}); return err },
-		"Train Inf C":        func() error { _, err := Train(ctx, k, y, &Settings{C: math.Inf(1)}); return err },
-		"Train neg tol":      func() error { _, err := Train(ctx, k, y, &Settings{Tol: -1}); return err },
-		"Train neg iter":     func() error { _, err := Train(ctx, k, y, &Settings{MaxIter: -1}); return err },
-		"Train cancelled":    func() error { _, err := Train(cancelled, k, y, nil); return err },
-		"Train one class":    func() error { _, err := Train(ctx, k, []float64{1, 1, 1, 1}, nil); return err },
-		"Multi nil k":        func() error { _, err := TrainMulti(ctx, nil, labels, 2, nil); return err },
-		"Multi typed nil k":  func() error { _, err := TrainMulti(ctx, nilDense, labels, 2, nil); return err },
-		"Multi huge classes": func() error { _, err := TrainMulti(ctx, k, labels, 1<<50, nil); return err },
-		"Multi neg classes":  func() error { _, err := TrainMulti(ctx, k, labels, -1, nil); return err },
-		"Multi bad label":    func() error { _, err := TrainMulti(ctx, k, []int{0, 0, 1, 5}, 2, nil); return err },
-		"Multi nil labels":   func() error { _, err := TrainMulti(ctx, k, nil, 2, nil); return err },
-		"Multi cancelled":    func() error { _, err := TrainMulti(cancelled, k, labels, 2, nil); return err },
-		"Solver nil model":   func() error { var s Solver; return s.Train(ctx, nil, k, y, false) },
-		"nil Solver":         func() error { var s *Solver; return s.Train(ctx, &Model{}, k, y, false) },
-		"nil Solver multi":   func() error { var s *Solver; return s.TrainMulti(ctx, &Multi{}, k, labels, 2, false) },
-		"nil ctx":            func() error { _, err := Train(nil, k, y, nil); return err },              //nolint:staticcheck
-		"nil ctx multi":      func() error { _, err := TrainMulti(nil, k, labels, 2, nil); return err }, //nolint:staticcheck
-		"Solver nil multi":   func() error { var s Solver; return s.TrainMulti(ctx, nil, k, labels, 2, false) },
-		"Solver warm NaN": func() error {
-			var s Solver
-			m := &Model{Alpha: []float64{math.NaN(), 1, math.Inf(1), -1}}
-			if err := s.Train(ctx, m, k, y, true); err != nil {
-				return err
-			}
-			for _, a := range m.Alpha {
-				if math.IsNaN(a) {
-					return nil // reported below as "no error"
-				}
-			}
-			return fmt.Errorf("ok")
-		},
-		"Decision nil model":  func() error { var m *Model; _, err := m.Decision(nil, k); return err },
-		"Decision zero model": func() error { _, err := (&Model{}).Decision(nil, k); return err },
-		"Decision short Y":    func() error { _, err := (&Model{Alpha: []float64{1, 1, 1, 1}}).Decision(nil, k); return err },
-		"Decision nil x":      func() error { _, err := (&Model{Alpha: []float64{1}, Y: []float64{1}}).Decision(nil, nil); return err },
-		"Decision typed nil": func() error {
-			_, err := (&Model{Alpha: []float64{1}, Y: []float64{1}}).Decision(nil, nilDense)
-			return err
-		},
-		"Predict nil model":   func() error { var m *Model; _, err := m.Predict(nil, k); return err },
-		"DualCoef nil model":  func() error { var m *Model; m.DualCoef(nil); return fmt.Errorf("ok") },
-		"DualCoef short Y":    func() error { (&Model{Alpha: []float64{1, 1}}).DualCoef(nil); return fmt.Errorf("ok") },
-		"Multi Decision nil":  func() error { var mm *Multi; _, err := mm.Decision(nil, k); return err },
-		"Multi Decision zero": func() error { _, err := (&Multi{}).Decision(nil, k); return err },
-		"Multi Predict nil":   func() error { var mm *Multi; _, err := mm.Predict(nil, k); return err },
-		"Multi Decision bad dst": func() error {
-			mm, err := TrainMulti(ctx, k, labels, 2, nil)
-			if err != nil {
-				return nil
-			}
-			_, err = mm.Decision(mat.NewDense(7, 7, nil), k)
-			return err
-		},
-		"Multi Decision typed nil": func() error {
-			mm, err := TrainMulti(ctx, k, labels, 2, nil)
-			if err != nil {
-				return nil
-			}
-			_, err = mm.Decision(nil, nilDense)
-			return err
-		},
+	infK := mat.DenseCopyOf(k)
+	infK.Set(3, 0, math.Inf(1))
+	asym := mat.DenseCopyOf(k)
+	asym.Set(0, 1, 3)
+	trained := &Model{Alpha: []float64{1, 0, 1, 0}, Y: y}
+	train := func(k mat.Matrix, y []float64, s *Settings) func() error {
+		return func() error { _, err := Train(ctx, k, y, s); return err }
 	}
-	for name, f := range cases {
-		if err := robust.Call(t, name, f); err == nil {
-			t.Errorf("%s: no error", name)
+	multi := func(k mat.Matrix, labels []int, classes int) func() error {
+		return func() error { _, err := TrainMulti(ctx, k, labels, classes, nil); return err }
+	}
+	two := &Multi{Classes: 2, Models: []Model{*trained}}
+	kerneltest.CheckErrors(t, "svm.", []kerneltest.Case{
+		{"Train/nil k", train(nil, y, nil), linalg.ErrEmpty},
+		{"Train/typed nil k", train(nilDense, y, nil), linalg.ErrEmpty},
+		{"Train/typed nil sym", train(nilSym, y, nil), linalg.ErrEmpty},
+		{"Train/empty k", train(&mat.Dense{}, y, nil), linalg.ErrEmpty},
+		{"Train/not square", train(mat.NewDense(4, 3, nil), y, nil), linalg.ErrShape},
+		{"Train/nil y", train(k, nil, nil), linalg.ErrShape},
+		{"Train/short y", train(k, y[:3], nil), linalg.ErrShape},
+		{"Train/NaN k", train(nanK, y, nil), linalg.ErrNonFinite},
+		{"Train/Inf k", train(infK, y, nil), linalg.ErrNonFinite},
+		{"Train/asymmetric", train(asym, y, nil), linalg.ErrShape},
+		{"Train/NaN y", train(k, []float64{1, math.NaN(), -1, -1}, nil), linalg.ErrLabels},
+		{"Train/label 2", train(k, []float64{1, -1, 2, 1}, nil), linalg.ErrLabels},
+		{"Train/one class", train(k, []float64{1, 1, 1, 1}, nil), linalg.ErrLabels},
+		{"Train/C<0", train(k, y, &Settings{C: -1}), linalg.ErrSettings},
+		{"Train/C NaN", train(k, y, &Settings{C: math.NaN()}), linalg.ErrSettings},
+		{"Train/C Inf", train(k, y, &Settings{C: math.Inf(1)}), linalg.ErrSettings},
+		{"Train/Tol<0", train(k, y, &Settings{Tol: -1e-3}), linalg.ErrSettings},
+		{"Train/MaxIter<0", train(k, y, &Settings{MaxIter: -1}), linalg.ErrSettings},
+		{"Train/nil ctx", func() error { _, err := Train(nilCtx, k, y, nil); return err }, linalg.ErrSettings},
+		{"Train/cancelled", func() error { _, err := Train(cancelled, k, y, nil); return err }, context.Canceled},
+		{"TrainMulti/nil k", multi(nil, labels, 2), linalg.ErrEmpty},
+		{"TrainMulti/typed nil k", multi(nilDense, labels, 2), linalg.ErrEmpty},
+		{"TrainMulti/nil labels", multi(k, nil, 2), linalg.ErrShape},
+		{"TrainMulti/short labels", multi(k, labels[:3], 2), linalg.ErrShape},
+		{"TrainMulti/huge classes", multi(k, labels, 1<<50), linalg.ErrLabels},
+		{"TrainMulti/negative classes", multi(k, labels, -1), linalg.ErrLabels},
+		{"TrainMulti/classes=1", multi(k, []int{0, 0, 0, 0}, 1), linalg.ErrLabels},
+		{"TrainMulti/label out of range", multi(k, []int{0, 0, 1, 5}, 2), linalg.ErrLabels},
+		{"TrainMulti/missing class", multi(k, []int{0, 1, 0, 1}, 3), linalg.ErrLabels},
+		{"TrainMulti/nil ctx", func() error { _, err := TrainMulti(nilCtx, k, labels, 2, nil); return err }, linalg.ErrSettings},
+		{"TrainMulti/cancelled", func() error { _, err := TrainMulti(cancelled, k, labels, 2, nil); return err }, context.Canceled},
+		{"Solver.Train/nil Solver", func() error { var s *Solver; return s.Train(ctx, &Model{}, k, y, false) }, linalg.ErrSettings},
+		{"Solver.Train/nil model", func() error { var s Solver; return s.Train(ctx, nil, k, y, false) }, linalg.ErrEmpty},
+		{"Solver.Train/bad settings", func() error {
+			s := Solver{Settings: Settings{Tol: math.Inf(1)}}
+			return s.Train(ctx, &Model{}, k, y, false)
+		}, linalg.ErrSettings},
+		{"Solver.TrainMulti/nil Solver", func() error { var s *Solver; return s.TrainMulti(ctx, &Multi{}, k, labels, 2, false) }, linalg.ErrSettings},
+		{"Solver.TrainMulti/nil model", func() error { var s Solver; return s.TrainMulti(ctx, nil, k, labels, 2, false) }, linalg.ErrEmpty},
+		{"Model.Decision/nil model", func() error { var m *Model; _, err := m.Decision(nil, k); return err }, linalg.ErrEmpty},
+		{"Model.Decision/zero model", func() error { _, err := (&Model{}).Decision(nil, k); return err }, linalg.ErrEmpty},
+		{"Model.Decision/short Y", func() error { _, err := (&Model{Alpha: []float64{1, 1, 1, 1}}).Decision(nil, k); return err }, linalg.ErrShape},
+		{"Model.Decision/nil x", func() error { _, err := trained.Decision(nil, nil); return err }, linalg.ErrEmpty},
+		{"Model.Decision/typed nil", func() error { _, err := trained.Decision(nil, nilDense); return err }, linalg.ErrEmpty},
+		{"Model.Decision/columns", func() error { _, err := trained.Decision(nil, fx.Phi); return err }, linalg.ErrShape},
+		{"Model.Decision/Inf row", func() error { _, err := trained.Decision(nil, infK); return err }, linalg.ErrNonFinite},
+		{"Model.Predict/nil model", func() error { var m *Model; _, err := m.Predict(nil, k); return err }, linalg.ErrEmpty},
+		{"Multi.Decision/nil", func() error { var mm *Multi; _, err := mm.Decision(nil, k); return err }, linalg.ErrEmpty},
+		{"Multi.Decision/zero", func() error { _, err := (&Multi{}).Decision(nil, k); return err }, linalg.ErrEmpty},
+		{"Multi.Decision/bad dst", func() error { _, err := two.Decision(mat.NewDense(7, 7, nil), k); return err }, linalg.ErrShape},
+		{"Multi.Decision/typed nil", func() error { _, err := two.Decision(nil, nilDense); return err }, linalg.ErrEmpty},
+		{"Multi.Decision/classes≠models", func() error {
+			_, err := (&Multi{Classes: 3, Models: two.Models}).Decision(nil, k)
+			return err
+		}, linalg.ErrShape},
+		{"Multi.Predict/nil", func() error { var mm *Multi; _, err := mm.Predict(nil, k); return err }, linalg.ErrEmpty},
+		{"Multi.Predict/columns", func() error { _, err := two.Predict(nil, fx.Phi); return err }, linalg.ErrShape},
+	})
+}
+
+// TestOddModels: DualCoef on a nil or inconsistent model, and a warm start
+// from non-finite alphas, neither panic nor give NaN.
+func TestOddModels(t *testing.T) {
+	fx := kerneltest.Small()
+	var nilModel *Model
+	if d := nilModel.DualCoef(nil); len(d) != 0 {
+		t.Errorf("nil model: DualCoef %v", d)
+	}
+	if d := (&Model{Alpha: []float64{1, 1}}).DualCoef(nil); len(d) != 0 {
+		t.Errorf("short Y: DualCoef %v", d)
+	}
+	var s Solver
+	m := &Model{Alpha: []float64{math.NaN(), 1, math.Inf(1), -1}}
+	if err := s.Train(fx.Ctx, m, fx.K, fx.Y, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range m.Alpha {
+		if math.IsNaN(a) || math.IsInf(a, 0) {
+			t.Fatalf("warm start from NaN: alpha %v", m.Alpha)
 		}
 	}
 }

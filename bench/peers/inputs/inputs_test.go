@@ -10,6 +10,7 @@ import (
 
 	"ukm/internal/benchdata"
 	"ukm/internal/datatest"
+	"ukm/linalg"
 	"ukm/qp"
 )
 
@@ -104,7 +105,7 @@ func TestSKLInstance(t *testing.T) {
 			t.Fatalf("d=%d: %v", d, err)
 		}
 		// 1e-9: the relative KKT level our benchmarks report as solved
-		if res.Status != qp.Optimal || res.KKT.Max() > 1e-9 {
+		if res.Status != linalg.Optimal || res.KKT.Max() > 1e-9 {
 			t.Errorf("d=%d: status %v, KKT %+v", d, res.Status, res.KKT)
 		}
 	}

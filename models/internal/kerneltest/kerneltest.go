@@ -1,10 +1,12 @@
-// Package kerneltest holds the reference kernels that the tests of the
-// classifiers in models/klr and models/svm build their inputs with. They are
-// written straight from the definitions, entry by entry, independently of
-// package linalg, whose tiled kernels the library itself uses.
+// Package kerneltest holds what the tests of models/klr, models/svm,
+// models/mm and models/active share: reference kernels written straight from
+// the definitions, entry by entry (independently of package linalg, whose
+// tiled kernels the library itself uses), a small fixture, and a driver for
+// tables of bad inputs that checks the module's error vocabulary.
 package kerneltest
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -34,4 +36,35 @@ func Linear(a, b mat.Matrix) *mat.Dense {
 	var k mat.Dense
 	k.Mul(a, b.T())
 	return &k
+}
+
+// Fixture is a small valid binary problem of four points in two classes,
+// for tables of bad inputs that spoil one argument at a time.
+type Fixture struct {
+	// K is a 4×4 positive definite kernel block: two 2×2 blocks [2 1; 1 2],
+	// one per class.
+	K *mat.Dense
+	// Phi is a 4×2 feature matrix, one cluster per class.
+	Phi *mat.Dense
+	// Y holds the ±1 labels (+1, +1, −1, −1) and Labels the class indices
+	// (0, 0, 1, 1) of the same points.
+	Y      []float64
+	Labels []int
+	// Ctx is context.Background(); Cancelled is a context already
+	// cancelled.
+	Ctx, Cancelled context.Context
+}
+
+// Small returns a fresh Fixture (the caller may modify it).
+func Small() Fixture {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	return Fixture{
+		K:         mat.NewDense(4, 4, []float64{2, 1, 0, 0, 1, 2, 0, 0, 0, 0, 2, 1, 0, 0, 1, 2}),
+		Phi:       mat.NewDense(4, 2, []float64{1, 0, 1, 0.1, 0, 1, 0.1, 1}),
+		Y:         []float64{1, 1, -1, -1},
+		Labels:    []int{0, 0, 1, 1},
+		Ctx:       context.Background(),
+		Cancelled: cancelled,
+	}
 }

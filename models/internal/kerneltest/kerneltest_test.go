@@ -1,10 +1,15 @@
 package kerneltest
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // TestKernels checks both kernels on hand-computed entries.
@@ -22,4 +27,28 @@ func TestKernels(t *testing.T) {
 	if l.At(0, 0) != 0 || l.At(1, 0) != 1 {
 		t.Errorf("Linear = %v, want [0 1]ᵀ", mat.Formatted(l))
 	}
+}
+
+// TestSmall: the fixture is consistent and its kernel positive definite.
+func TestSmall(t *testing.T) {
+	f := Small()
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(4, f.K.RawMatrix().Data)) {
+		t.Error("K is not positive definite")
+	}
+	if r, _ := f.Phi.Dims(); r != len(f.Y) || len(f.Labels) != len(f.Y) {
+		t.Error("fixture sizes differ")
+	}
+	if f.Ctx.Err() != nil || !errors.Is(f.Cancelled.Err(), context.Canceled) {
+		t.Error("contexts wrong")
+	}
+}
+
+// TestCheckErrors runs the driver on cases that meet their contract.
+func TestCheckErrors(t *testing.T) {
+	CheckErrors(t, "test.", []Case{
+		{"input kind", func() error { return linalg.Errorf(linalg.ErrShape, "test.F", "bad") }, linalg.ErrShape},
+		{"umbrella", func() error { return linalg.Errorf(nil, "test.F", "bad") }, linalg.ErrInvalid},
+		{"cancelled", func() error { return fmt.Errorf("test.F: %w", context.Canceled) }, context.Canceled},
+	})
 }

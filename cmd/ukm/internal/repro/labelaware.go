@@ -28,7 +28,7 @@ import (
 // its C).
 const (
 	laDiffusionDelta = 1.0
-	laSVMC           = models.DefaultSVMC
+	laSVMC           = models.DefaultC
 )
 
 // laSpectra is the label-independent part of one data set: the scaled

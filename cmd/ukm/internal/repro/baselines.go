@@ -272,8 +272,8 @@ func sklCandidates(k models.KernelKind) func(base *models.Options) []models.Cand
 			for _, d := range []int{10, 20} {
 				for _, lam := range []float64{1e-2, 1e-1, 1} {
 					o := *base
-					o.Kernel.Kind, o.Design, o.C, o.D, o.Lambda = k, models.SKL, c, d, lam
-					out = append(out, models.Candidate{Name: fmt.Sprintf("SKL(%v)/C=%g/d=%d/lambda=%g", k, c, d, lam), Options: o})
+					o.Kernel.Kind, o.Design, o.Decay, o.D, o.Lambda = k, models.SKL, c, d, lam
+					out = append(out, models.Candidate{Name: fmt.Sprintf("SKL(%v)/decay=%g/d=%d/lambda=%g", k, c, d, lam), Options: o})
 				}
 			}
 		}

@@ -440,7 +440,7 @@ func score(m *models.Model, err error, d *Data, labeled []int) (Trial, error) {
 		return Trial{}, err
 	}
 	u := complement(len(d.Y), labeled)
-	pred, perr := m.Predict(nil, u)
+	pred, perr := m.PredictRows(nil, u)
 	if perr != nil {
 		return Trial{}, perr
 	}

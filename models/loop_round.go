@@ -1,0 +1,202 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"ukm/models/active"
+	"ukm/models/klr"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The steps of one active-learning round after the fit: scoring the pool,
+// choosing the queries and adding their labels.
+
+// evaluate computes decision values, probabilities and predictions over the
+// unlabeled points; it returns the largest entropy and the accuracy (NaN
+// without truth).
+func (lp *loop) evaluate() (maxH, acc float64) {
+	pr := lp.pr
+	n, c := pr.n, pr.classes
+	l := len(lp.lab)
+	nm := len(lp.mm.Models)
+	for k := range lp.mm.Models {
+		m := &lp.mm.Models[k]
+		f := lp.dec[k*n : (k+1)*n]
+		if pr.basis != nil {
+			// f = Phi w + b = V (sqrt(mu) .* w) + b over all n points.
+			w := lp.w[:len(m.Coef)]
+			for j, v := range m.Coef {
+				w[j] = v * lp.smu[j]
+			}
+			gemvRows(f, pr.basis.V, w, m.Bias)
+		} else {
+			gemvRows(f, lp.kall.Slice(0, n, 0, l).(*mat.Dense), m.Coef, m.Bias)
+		}
+	}
+	right := 0
+	for a, i := range lp.unl {
+		p := lp.probs[a*c : (a+1)*c]
+		if nm == 1 {
+			q := klr.Sigmoid(lp.dec[i])
+			p[0], p[1] = 1-q, q
+			lp.pred[i] = 0
+			if lp.dec[i] > 0 {
+				lp.pred[i] = 1
+			}
+		} else {
+			var sum float64
+			best := 0
+			for k := range p {
+				f := lp.dec[k*n+i]
+				p[k] = klr.Sigmoid(f)
+				sum += p[k]
+				if f > lp.dec[best*n+i] {
+					best = k
+				}
+			}
+			for k := range p {
+				if sum > 0 {
+					p[k] /= sum
+				} else {
+					p[k] = 1 / float64(c)
+				}
+			}
+			lp.pred[i] = best
+		}
+		// p is normalised above, so the score cannot fail.
+		h, _ := active.EntropyScore(p)
+		maxH = math.Max(maxH, h)
+		if lp.opt.Truth != nil && lp.pred[i] == lp.opt.Truth[i] {
+			right++
+		}
+	}
+	acc = math.NaN()
+	if lp.opt.Truth != nil && len(lp.unl) > 0 {
+		acc = float64(right) / float64(len(lp.unl))
+	}
+	return maxH, acc
+}
+
+// unchanged reports whether the predictions on the current unlabeled points
+// equal those of the previous round, and saves the current ones.
+func (lp *loop) unchanged() bool {
+	same := true
+	for _, i := range lp.unl {
+		if lp.pred[i] != lp.prevPred[i] {
+			same = false
+		}
+	}
+	copy(lp.prevPred, lp.pred)
+	return same
+}
+
+// choose returns the k points to query in round r.
+func (lp *loop) choose(r, k int) ([]int, error) {
+	if r == 0 {
+		copy(lp.prevPred, lp.pred)
+	}
+	c := lp.pr.classes
+	u := len(lp.unl)
+	var rows []int
+	switch s := lp.opt.Selector.(type) {
+	case active.Entropy:
+		rows = lp.topEntropy(k)
+	case active.Random:
+		s.Round = uint64(r)
+		var err error
+		if rows, err = s.Select(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), k); err != nil {
+			return nil, fmt.Errorf("models: selection: %w", err)
+		}
+	default:
+		var err error
+		if rows, err = s.Select(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), k); err != nil {
+			return nil, fmt.Errorf("models: selection: %w", err)
+		}
+	}
+	if len(rows) == 0 || len(rows) > k {
+		return nil, fmt.Errorf("models: selector returned %d points, want 1..%d", len(rows), k)
+	}
+	q := make([]int, len(rows))
+	for a, row := range rows {
+		if row < 0 || row >= u || slices.Contains(rows[:a], row) {
+			return nil, fmt.Errorf("models: selector returned an invalid or repeated row %d", row)
+		}
+		q[a] = lp.unl[row]
+	}
+	return q, nil
+}
+
+// topEntropy returns the rows of the k largest entropies, largest first,
+// ties to the lower row (as active.Entropy), without allocating.
+func (lp *loop) topEntropy(k int) []int {
+	c := lp.pr.classes
+	sel, sc := lp.sel[:0], lp.scores[:0]
+	for a := range lp.unl {
+		// The rows of probs are normalised probabilities, so the score
+		// cannot fail.
+		h, _ := active.EntropyScore(lp.probs[a*c : (a+1)*c])
+		if len(sel) == k && !(h > sc[k-1]) {
+			continue
+		}
+		if len(sel) < k {
+			sel, sc = append(sel, 0), append(sc, 0)
+		}
+		// Insert keeping sc descending; equal scores keep earlier rows first.
+		j := len(sel) - 1
+		for j > 0 && h > sc[j-1] {
+			sel[j], sc[j] = sel[j-1], sc[j-1]
+			j--
+		}
+		sel[j], sc[j] = a, h
+	}
+	lp.sel, lp.scores = sel, sc
+	return sel
+}
+
+// add moves the queried points q with labels y to the labeled set.
+func (lp *loop) add(ctx context.Context, q, y []int) error {
+	lp.lab = append(lp.lab, q...)
+	lp.ys = append(lp.ys, y...)
+	for _, i := range q {
+		lp.inL[i] = true
+	}
+	k := 0
+	for _, i := range lp.unl {
+		if !lp.inL[i] {
+			lp.unl[k] = i
+			k++
+		}
+	}
+	lp.unl = lp.unl[:k]
+	if lp.pr.basis == nil {
+		return lp.appendColumns(ctx, q)
+	}
+	return nil
+}
+
+// model returns a Model of the last completed fit (nil before the first).
+func (lp *loop) model() *Model {
+	if !lp.fitted {
+		return nil
+	}
+	m := lp.pr.newModel(lp.lab, lp.ys)
+	m.times = lp.times
+	if lp.pr.basis != nil {
+		m.mu = append([]float64(nil), lp.mu...)
+		m.setFeatures()
+	} else {
+		m.kxl = mat.DenseCopyOf(lp.kall.Slice(0, lp.pr.n, 0, len(lp.lab)))
+	}
+	mm := &klr.Multi{Classes: lp.mm.Classes, Models: make([]klr.Model, len(lp.mm.Models))}
+	for k, b := range lp.mm.Models {
+		b.Coef = append([]float64(nil), b.Coef...)
+		mm.Models[k] = b
+	}
+	m.klr = mm
+	m.lambda, m.lambdaSource, m.cv = lp.lambda, lp.lambdaSource, lp.cv
+	m.alignment = m.computeAlignment()
+	return m
+}

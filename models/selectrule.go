@@ -1,0 +1,132 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// folds assigns every labeled position a fold in [0, k) and returns k and
+// the rule used. ok is false when no fold can be formed (every class has a
+// single labeled point).
+func selectFolds(labels []int, classes, want int, seed uint64) (fold []int, k int, rule string, ok bool) {
+	l := len(labels)
+	count := make([]int, classes)
+	for _, y := range labels {
+		count[y]++
+	}
+	maxCount := 0
+	for _, c := range count {
+		maxCount = max(maxCount, c)
+	}
+	if maxCount < 2 {
+		return nil, 0, "no cross-validation: every class has a single labeled point", false
+	}
+	fold = make([]int, l)
+	if want == 0 && l <= LeaveOneOutMax {
+		for i := range fold {
+			fold[i] = i
+		}
+		return fold, l, "leave-one-out", true
+	}
+	k = want
+	switch {
+	case k > 0:
+	case l <= SmallSelectMax:
+		k = SmallSelectFolds
+	default:
+		k = DefaultSelectFolds
+	}
+	k = min(k, maxCount)
+	rng := rand.New(rand.NewPCG(seed, 0x5e1ec7))
+	members := make([][]int, classes)
+	for i, y := range labels {
+		members[y] = append(members[y], i)
+	}
+	next := 0
+	for _, m := range members {
+		rng.Shuffle(len(m), func(a, b int) { m[a], m[b] = m[b], m[a] })
+		for _, i := range m {
+			fold[i] = next % k
+			next++
+		}
+	}
+	return fold, k, fmt.Sprintf("stratified %d-fold", k), true
+}
+
+// oneSE applies the selection rule to scored candidates.
+func oneSE(scores []CandidateScore) int {
+	best := -1
+	for i, s := range scores {
+		if s.Skipped != nil {
+			continue
+		}
+		if best < 0 || s.Accuracy > scores[best].Accuracy ||
+			(s.Accuracy == scores[best].Accuracy && s.Probability > scores[best].Probability) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	fam := family(&scores[best].Options)
+	idx := make([]int, 0, len(scores))
+	for i, s := range scores {
+		if s.Skipped == nil && family(&s.Options) == fam && pairedWithin(scores[best].right, s.right) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		sa, sb := scores[idx[a]], scores[idx[b]]
+		if sa.Complexity != sb.Complexity {
+			return sa.Complexity < sb.Complexity
+		}
+		return sa.Options.Lambda > sb.Options.Lambda
+	})
+	return idx[0]
+}
+
+// family identifies a candidate's basis and design: the options without D
+// and Lambda.
+func family(o *Options) string {
+	f := *o
+	f.D, f.Lambda, f.Progress = 0, 0, nil
+	return fmt.Sprintf("%+v", f)
+}
+
+// designKey identifies what a candidate's design depends on: the options
+// without the classifier's lambda and intercept, which candidates of one
+// design group vary fold by fold without designing again.
+func designKey(o *Options) string {
+	f := *o
+	f.Lambda, f.Bias, f.Progress = 0, false, nil
+	return fmt.Sprintf("%+v", f)
+}
+
+// pairedWithin reports whether the mean of best(i) - c(i) is at most its
+// standard error.
+func pairedWithin(best, c []bool) bool {
+	l := len(best)
+	var sum, sq float64
+	for i := range best {
+		d := 0.0
+		switch {
+		case best[i] && !c[i]:
+			d = 1
+		case !best[i] && c[i]:
+			d = -1
+		}
+		sum += d
+		sq += d * d
+	}
+	mean := sum / float64(l)
+	if mean <= 0 {
+		return true
+	}
+	if l < 2 {
+		return false
+	}
+	v := (sq - float64(l)*mean*mean) / float64(l-1)
+	return mean <= math.Sqrt(v/float64(l))
+}
