@@ -9,8 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/benchdata"
-	"ukm/internal/dataset"
+	"ukm/dataset"
+	"ukm/dataset/benchdata"
 	"ukm/linalg"
 )
 

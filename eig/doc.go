@@ -47,6 +47,12 @@
 //     the default (TopD) for operators without block products.
 //   - Block: block Lanczos with thick restarts (block Krylov-Schur), whose
 //     products are block products; the default (TopD) for block operators.
+//   - ShiftInvert: the shift-and-invert mode, thick-restart Lanczos on
+//     (A - sigma I)^-1 for the eigenvalues nearest a shift sigma outside
+//     the spectrum (see below). It factorizes the matrix, so it takes a
+//     sparse or dense matrix, not any operator, and it answers for the
+//     side of the spectrum sigma lies beyond, whatever Settings.Which
+//     says: it is not run by the conformance suite.
 //
 // The Krylov methods share one engine (block size 1 for the single-vector
 // ones). Each step subtracts the couplings the projected matrix already
@@ -110,7 +116,10 @@
 // passed to NewDenseShared), linalg.ErrNonFinite (NaN or Inf),
 // linalg.ErrSettings (a nil context, d outside [1, n], negative or non-finite
 // settings, an unknown Which, a zero start vector, a basis below the
-// minimum, a block above 64), and this package's ErrNotSymmetric and ErrRank.
+// minimum, a block above 64, an operator ShiftInvert cannot factorize),
+// linalg.ErrNotPSD and linalg.ErrDegenerate (ShiftInvert and
+// NewSparseCholesky: a shifted matrix that is indefinite, or singular), and
+// this package's ErrNotSymmetric and ErrRank.
 //
 // Defaults (zero Settings or nil): Tol = DefaultTol, MaxIter =
 // DefaultMaxIter, the method's BasisSize and BlockSize described at
@@ -133,12 +142,48 @@
 // locks them and runs a further cycle from fresh random vectors orthogonal
 // to them (the block method does this only if some converged value appears
 // BlockSize or more times, within sqrt(Tol) ||A||: with fewer copies the
-// block space already holds every copy); if a better value appears (a
-// missed copy of a repeated eigenvalue, such as the zero eigenvalue of a
-// Laplacian repeated once per connected component) the iteration
-// continues. The check ends early when the most wanted new Ritz value is
-// resolved to a hundredth of its distance to the wanted set. Like every
-// Krylov method this is a probabilistic guarantee, not a proof.
+// block space already holds every copy); if a value better than the
+// wanted ones by more than sqrt(Tol) ||A|| appears (a missed copy of a
+// repeated eigenvalue, such as the zero eigenvalue of a Laplacian repeated
+// once per connected component) the iteration continues. The check runs
+// until the most wanted new Ritz value is resolved: its residual below a
+// hundredth of its distance to the wanted set, or converged, or (a further
+// copy of the last wanted value) within sqrt(Tol) ||A|| of it. A check
+// that cannot resolve within MaxIter steps ends the solve with Status
+// linalg.IterationLimit even if every returned pair has converged
+// (Converged = d then says so): the set may lack copies. Values that
+// agree within sqrt(Tol) ||A|| count as copies, and which copies of the
+// last wanted value are returned is left open.
+//
+// Like every Krylov method this is a probabilistic guarantee, not a proof:
+// a missed copy whose direction the fresh vectors hardly touch could stay
+// hidden. Result.Repeated reports how many returned values are copies of
+// one another; a value returned BlockSize or more times (twice for the
+// single-vector methods) is one whose copies the check had to search for.
+// The tests of this package ask for exactly the copies of an eigenvalue
+// of multiplicity d, at both ends, with every solver, over many start
+// vectors.
+//
+// # Shift and invert
+//
+// The bottom of a positive definite matrix of condition 1e6 to 1e12 (a
+// stiffness matrix, a graph Laplacian plus a small multiple of I, with
+// tiny gaps between its smallest eigenvalues) is out of reach of a Krylov
+// method on A: the relative gaps there are of the order of the inverse
+// condition number, and the solvers stop at their iteration limit, as
+// ARPACK does. ShiftInvert runs on (A - sigma I)^-1 instead, whose
+// largest eigenvalues 1/(lambda - sigma) are those nearest sigma and are
+// well separated. It factorizes A - sigma I once (SparseCholesky, a
+// sparse Cholesky factorization with an approximate minimum degree
+// ordering, for a *linalg.CSR or a CSR; gonum's dense Cholesky for a
+// Dense) and hands the results back for A: eigenvalues of A, residuals
+// ||A v - theta v||. Its tolerance is relative to each value of the
+// inverse; the pairs converged first are projected out when the others
+// need it (the iteration resolves the small values of the inverse only to
+// eps times its largest), and the vectors end with a step of subspace
+// inverse iteration where a residual calls for it. A shifted matrix that
+// is singular (sigma an eigenvalue) or indefinite (sigma inside the
+// spectrum) is an error: linalg.ErrDegenerate or linalg.ErrNotPSD.
 //
 // # Smallest eigenvalues
 //

@@ -35,10 +35,13 @@ func (k *krylov) run(ctx context.Context) (int, linalg.Status, error) {
 	verified := false // a check found nothing: the next convergence ends
 	verifyEnd := 0    // iteration count at which the check ends
 	ref := make([]float64, d)
-	// Length of the multiplicity check in steps: a cycle of the restarted
-	// methods, but at least d+20 vectors (restarting inside the check if the
-	// basis is small).
-	cycle := (max(m-d, d+20) + p - 1) / p
+	// Length of the multiplicity check before its first look at the new
+	// Ritz values: half a cycle of the restarted methods, but at least
+	// (d+20)/2 vectors (restarting inside the check if the basis is
+	// small); then every quarter of that until the new value is
+	// resolved. (A whole cycle before the first look cost products at
+	// large d, where Ritz values are computed only at the end of a cycle.)
+	cycle := (max(m-d, d+20)/2 + p - 1) / p
 	if !k.restart {
 		cycle = (max(d, 20) + p - 1) / p
 	}
@@ -90,10 +93,11 @@ func (k *krylov) run(ctx context.Context) (int, linalg.Status, error) {
 		nconv := 0
 		worst := 0.0
 		for a := 0; a < d; a++ {
-			if k.res[a] <= cfg.tol*k.normA {
+			lim := k.limit(a)
+			if k.res[a] <= lim {
 				nconv++
 			}
-			worst = math.Max(worst, k.res[a]/(cfg.tol*k.normA))
+			worst = math.Max(worst, k.res[a]/lim)
 		}
 		if verifying || nconv == d {
 			fc = forecast{}
@@ -101,9 +105,13 @@ func (k *krylov) run(ctx context.Context) (int, linalg.Status, error) {
 			fc.observe(k.iters, worst)
 		}
 		if verifying {
+			// Values within win of each other count as copies (as for
+			// Result.Repeated): a new copy of the boundary value, or one
+			// that differs from it by rounding, improves nothing.
+			win := math.Sqrt(cfg.tol) * k.normA
 			improved := false
 			for a := 0; a < d; a++ {
-				if k.sign*(k.theta[k.order[a]]-ref[a]) > cfg.tol*k.normA {
+				if k.sign*(k.theta[k.order[a]]-ref[a]) > win {
 					improved = true
 				}
 			}
@@ -112,17 +120,27 @@ func (k *krylov) run(ctx context.Context) (int, linalg.Status, error) {
 				// check again once everything has converged).
 				verifying = false
 			} else {
-				// The check may stop early once the most wanted Ritz value
-				// outside the wanted set is resolved (residual below a
-				// hundredth of its distance to the wanted set, or converged):
-				// Lanczos resolves the extreme eigenvalue of the deflated
-				// operator first, and a missed copy would be that extreme.
+				// The check ends once the most wanted Ritz value outside
+				// the wanted set is resolved (residual below a hundredth
+				// of its distance to the wanted set, or converged, or a
+				// copy of the last wanted value within win): Lanczos
+				// resolves the extreme eigenvalue of the deflated operator
+				// first, and a missed copy would be that extreme.
 				resolved := k.exhausted
 				if nw > d && !resolved {
 					gap := k.sign * (k.theta[k.order[d-1]] - k.theta[k.order[d]])
-					resolved = k.res[d] <= cfg.tol*k.normA || (gap > 0 && k.res[d] <= 1e-2*gap)
+					resolved = k.res[d] <= k.limit(d) || (gap > 0 && k.res[d] <= 1e-2*gap) ||
+						(gap <= win && k.res[d] <= win)
 				}
-				if !resolved && k.iters < verifyEnd {
+				if !resolved {
+					// Not resolved yet: the check goes on, however long
+					// the deflated operator takes (or until MaxIter).
+					// Accepting an unresolved check let a copy slip
+					// through when its gap to the rest of the spectrum
+					// was small.
+					if k.iters >= verifyEnd {
+						verifyEnd = k.iters + max(1, (cycle+3)/4)
+					}
 					if c+p > m && !full {
 						// Basis full inside the check: restart and go on.
 						kk := max(d, min(d+(c-d)/2, c-p))

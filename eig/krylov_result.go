@@ -1,6 +1,8 @@
 package eig
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
@@ -114,6 +116,7 @@ func finish(k *krylov, c int, status linalg.Status, err error) (*Result, error) 
 			res.Converged++
 		}
 	}
+	res.Repeated = repeated(res.Values, math.Sqrt(k.cfg.tol)*res.NormEstimate)
 	if err != nil {
 		return res, err
 	}
@@ -121,4 +124,19 @@ func finish(k *krylov, c int, status linalg.Status, err error) (*Result, error) 
 		res.Status = linalg.IterationLimit
 	}
 	return res, nil
+}
+
+// repeated returns the length of the longest run of ordered values whose
+// neighbours differ by at most win (Result.Repeated).
+func repeated(values []float64, win float64) int {
+	best, run := min(len(values), 1), 1
+	for a := 1; a < len(values); a++ {
+		if math.Abs(values[a]-values[a-1]) <= win {
+			run++
+		} else {
+			run = 1
+		}
+		best = max(best, run)
+	}
+	return best
 }

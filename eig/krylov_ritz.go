@@ -59,7 +59,6 @@ func (k *krylov) ritz(c, nw int, vectors bool) int {
 	}
 	k.normA = math.Max(k.normA, math.Max(math.Abs(k.theta[0]), math.Abs(k.theta[c-1])))
 	nconv := 0
-	lim := k.cfg.tol * k.normA
 	for a := 0; a < nw && a < c; a++ {
 		j := k.order[a]
 		if k.exhausted {
@@ -85,12 +84,27 @@ func (k *krylov) ritz(c, nw int, vectors bool) int {
 			sv[r] = s
 		}
 		k.res[a] = scaledNorm(sv[:p])
-		if k.res[a] <= lim {
+		if k.res[a] <= k.limit(a) {
 			nconv++
 		}
 	}
 	return nconv
 }
+
+// limit returns the residual bound of the a-th most wanted Ritz pair (ritz
+// must have ordered them): Tol ||A||, or Tol |theta| in the relative mode
+// of shift-and-invert.
+func (k *krylov) limit(a int) float64 {
+	if k.cfg.relTol {
+		return math.Max(k.cfg.tol*math.Abs(k.theta[k.order[a]]), relFloor*dlamchE*k.normA)
+	}
+	return k.cfg.tol * k.normA
+}
+
+// relFloor bounds the relative tolerance from below, in units of
+// round-off times ||A||: the projected eigensolver resolves the Ritz
+// pairs to about eps ||T||, so a residual estimate below that is noise.
+const relFloor = 16
 
 // ensureVectors repeats the last call of ritz with the vectors if it
 // formed only the values (which come out the same, bit for bit, so the

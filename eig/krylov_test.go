@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/benchdata"
+	"ukm/dataset/benchdata"
 	"ukm/linalg"
 )
 

@@ -135,6 +135,7 @@ func solveDense(ctx context.Context, a Operator, cfg *checked) (*Result, error) 
 			res.Converged++
 		}
 	}
+	res.Repeated = repeated(res.Values, math.Sqrt(cfg.tol)*res.NormEstimate)
 	// A direct method has converged by construction; the count above is
 	// reported for comparison with the iterative methods.
 	res.Status = linalg.Converged

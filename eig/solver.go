@@ -60,7 +60,10 @@ type Settings struct {
 	// the method's default: max(3d, 2d+20) for ThickRestart, max(3d, 2d+40,
 	// d+12 BlockSize) for Block (room for a dozen blocks per cycle: fewer
 	// restarts, and orthogonalization, O(n BasisSize) per vector, stays
-	// cheap next to dense products, O(n^2)), max(10d, 300) for Lanczos;
+	// cheap next to dense products, O(n^2)) or, when n^2 < 2^19 (a dense
+	// matrix that stays in cache, whose products are cheap next to the
+	// O(BasisSize^3) projected eigenproblem of each restart), max(5d/2,
+	// 2d+20, d+12 BlockSize), max(10d, 300) for Lanczos;
 	// always capped at n minus one block and raised to at least max(2d, d
 	// + 2 BlockSize, d + 3), the room the check for missed copies of
 	// repeated eigenvalues needs. A smaller nonzero value is an error
@@ -137,6 +140,21 @@ type Result struct {
 	Restarts int
 	// Iterations counts expansion steps.
 	Iterations int
+	// Solves counts the vectors the shifted inverse (A - sigma I)^-1 was
+	// applied to, in the shift-and-invert mode (ShiftInvert); MatVecs and
+	// Products then count the products with A itself. Zero for the other
+	// solvers.
+	Solves int
+	// Repeated is the largest number of returned values that agree to
+	// within sqrt(Tol) NormEstimate (1 when they are all distinct, 0
+	// without values). A Krylov method cannot prove that a repeated
+	// eigenvalue has no copies beyond those it returns: a value returned
+	// BlockSize or more times (twice or more for the single-vector
+	// methods and ShiftInvert) is one the multiplicity check had to
+	// search for, and that search (see the package documentation) makes a
+	// missed copy unlikely, not impossible. With NoMultiplicityCheck there
+	// is no search at all.
+	Repeated int
 	// Status says how the solve ended: linalg.Converged, IterationLimit,
 	// Canceled or NumericalFailure, or linalg.NotRun when the input was
 	// rejected.

@@ -116,6 +116,12 @@ func solveBlock(ctx context.Context, op string, a Operator, d int, s *Settings) 
 	m := cfg.basis
 	if m == 0 {
 		m = max(3*d, 2*d+40, d+12*p)
+		if cfg.n*cfg.n < cacheEntries {
+			// A product with a matrix in cache is cheap next to the
+			// projected eigenproblem of a restart, O(m^3): a smaller
+			// basis, restarted more often, costs less.
+			m = max(5*d/2, 2*d+20, d+12*p)
+		}
 	}
 	if small(cfg, p, m) {
 		return solveDense(ctx, a, cfg)
@@ -174,6 +180,18 @@ func minBasis(d, p int) int {
 // runKrylov runs the Krylov engine with block size p and basis size m
 // (adjusted to the limits below), restarted or not.
 func runKrylov(ctx context.Context, a Operator, cfg *checked, p, m int, restart bool) (*Result, error) {
+	k, err := newKrylovFor(a, cfg, p, m, restart)
+	if err != nil {
+		return &Result{}, err
+	}
+	c, status, err := k.run(ctx)
+	return finish(k, c, status, err)
+}
+
+// newKrylovFor returns the engine with block size p and basis size m
+// adjusted to the limits below, or an error if a BasisSize setting is below
+// the minimum of a restarted method.
+func newKrylovFor(a Operator, cfg *checked, p, m int, restart bool) (*krylov, error) {
 	// The basis must hold the d wanted vectors and two blocks, and the
 	// basis plus the residual block must fit in n dimensions (a basis of
 	// n - p vectors is completed to the whole space, never restarted).
@@ -182,10 +200,8 @@ func runKrylov(ctx context.Context, a Operator, cfg *checked, p, m int, restart 
 	// Whole blocks only.
 	m = cfg.d + (m-cfg.d)/p*p
 	if cfg.basis != 0 && cfg.basis < minBasis(cfg.d, p) && restart {
-		return &Result{}, linalg.Errorf(linalg.ErrSettings, cfg.op, "BasisSize = %d, want at least max(2d, d + 2 BlockSize, d + 3) = %d",
+		return nil, linalg.Errorf(linalg.ErrSettings, cfg.op, "BasisSize = %d, want at least max(2d, d + 2 BlockSize, d + 3) = %d",
 			cfg.basis, minBasis(cfg.d, p))
 	}
-	k := newKrylov(a, cfg, p, m, restart)
-	c, status, err := k.run(ctx)
-	return finish(k, c, status, err)
+	return newKrylov(a, cfg, p, m, restart), nil
 }

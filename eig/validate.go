@@ -21,6 +21,10 @@ type checked struct {
 	which   Which
 	verify  bool
 	refine  bool
+	// relTol makes the tolerance relative to each Ritz value instead of
+	// ||A|| (the shift-and-invert mode: the operator is an inverse, whose
+	// wanted values differ by orders of magnitude).
+	relTol bool
 }
 
 // validate checks the arguments of a solve for the function op and fills

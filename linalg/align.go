@@ -8,7 +8,10 @@ import (
 
 // FrobeniusInner returns <A, B>_F = sum_ij A_ij B_ij of two symmetric
 // matrices of equal size. Two *LowRank arguments are handled in O(n d1 d2)
-// without forming either matrix.
+// without forming either matrix. The inner product is computed correctly
+// for entries of any finite magnitude (again on the inputs scaled by exact
+// powers of two when it overflows or falls below 2^-1000); if it exceeds
+// the float64 range, FrobeniusInner fails with ErrDegenerate.
 func FrobeniusInner(a, b mat.Symmetric) (float64, error) {
 	const op = "FrobeniusInner"
 	if la, ok := a.(*LowRank); ok {
@@ -27,7 +30,12 @@ func FrobeniusInner(a, b mat.Symmetric) (float64, error) {
 	if va.n != vb.n {
 		return 0, newErr(ErrShape, op, "A is %dx%d but B is %dx%d", va.n, va.n, vb.n, vb.n)
 	}
-	return frob(va, vb), nil
+	if f := frob(va, vb); isFinite(f) && math.Abs(f) >= 0x1p-1000 {
+		return f, nil
+	}
+	sa, ea := va.unitScaled()
+	sb, eb := vb.unitScaled()
+	return innerOutcome(op, frob(sa, sb), ea+eb)
 }
 
 func frob(a, b symView) float64 {
@@ -41,24 +49,15 @@ func frob(a, b symView) float64 {
 	return diag + 2*off
 }
 
-func alignRatio(op string, num, n1, n2 float64) (float64, error) {
-	if n1 <= 0 || n2 <= 0 {
-		return 0, newErr(ErrDegenerate, op, "alignment undefined: a matrix has zero Frobenius norm (or entries so small, below about 1e-154, that their squares underflow)")
-	}
-	a := num / (math.Sqrt(n1) * math.Sqrt(n2))
-	if !isFinite(num) || !isFinite(n1) || !isFinite(n2) || !isFinite(a) {
-		// Entries above about 1e154 overflow the inner products; the
-		// ratio would be NaN or a meaningless 0.
-		return 0, newErr(ErrDegenerate, op, "inner products overflow (entries too large, above about 1e154); rescale the inputs")
-	}
-	// Rounding can push |a| a hair above 1 for (nearly) proportional
-	// matrices; the Cauchy-Schwarz bound holds exactly.
-	return max(-1, min(1, a)), nil
-}
-
 // Alignment returns the empirical kernel alignment
 // A(K1, K2) = <K1,K2>_F / sqrt(<K1,K1>_F <K2,K2>_F) (eq. 5 of Hoi et al.).
 // Two *LowRank arguments are handled without forming n x n matrices.
+// The alignments of this package are computed correctly for entries of any
+// finite magnitude: when an inner product overflows or underflows they are
+// computed again on copies of the inputs scaled by exact powers of two (an
+// alignment does not change). They fail with ErrDegenerate only when a
+// matrix (centred, for the centred alignments) is zero or negligible
+// against its own largest entry.
 func Alignment(k1, k2 mat.Symmetric) (float64, error) {
 	const op = "Alignment"
 	if la, ok := k1.(*LowRank); ok {
@@ -70,7 +69,13 @@ func Alignment(k1, k2 mat.Symmetric) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return alignRatio(op, frob(va, vb), frob(va, va), frob(vb, vb))
+	if a, f := alignRatio(frob(va, vb), frob(va, va), frob(vb, vb)); f == alignOK {
+		return a, nil
+	}
+	va, _ = va.unitScaled()
+	vb, _ = vb.unitScaled()
+	a, f := alignRatio(frob(va, vb), frob(va, va), frob(vb, vb))
+	return alignOutcome(op, a, f)
 }
 
 // checkPair validates the two kernels of an alignment: each symmetric and
@@ -151,14 +156,23 @@ func vectorAlignment(op string, k mat.Symmetric, y []float64, centred bool) (flo
 	if err := checkVec(op, y, v.n); err != nil {
 		return 0, err
 	}
+	if a, f := vectorRatio(v, y, centred); f == alignOK {
+		return a, nil
+	}
+	v, _ = v.unitScaled()
+	a, f := vectorRatio(v, unitScaledVec(y), centred)
+	return alignOutcome(op, a, f)
+}
+
+func vectorRatio(v symView, y []float64, centred bool) (float64, alignFault) {
 	if !centred {
 		yy := dot(y, y)
-		return alignRatio(op, quad(v, y), frob(v, v), yy*yy)
+		return alignRatio(quad(v, y), frob(v, v), yy*yy)
 	}
 	yc := centredVec(y)
 	c := centre(v)
 	yy := dot(yc, yc)
-	return alignRatio(op, quad(v, yc), centredFrob(c, c), yy*yy)
+	return alignRatio(quad(v, yc), centredFrob(c, c), yy*yy)
 }
 
 // TargetAlignmentFactor returns A(K, T) for the target T = Y Y^T given by
@@ -182,6 +196,15 @@ func factorAlignment(op string, k mat.Symmetric, y *mat.Dense, centred bool) (fl
 	if err := checkFactor(op, y, v.n); err != nil {
 		return 0, err
 	}
+	if a, f := factorRatio(v, y, centred); f == alignOK {
+		return a, nil
+	}
+	v, _ = v.unitScaled()
+	a, f := factorRatio(v, unitScaledDense(y), centred)
+	return alignOutcome(op, a, f)
+}
+
+func factorRatio(v symView, y *mat.Dense, centred bool) (float64, alignFault) {
 	if centred {
 		y = centredColumns(y)
 	}
@@ -194,10 +217,10 @@ func factorAlignment(op string, k mat.Symmetric, y *mat.Dense, centred bool) (fl
 		num += quad(v, col)
 	}
 	if !centred {
-		return alignRatio(op, num, frob(v, v), gramFrob2(y))
+		return alignRatio(num, frob(v, v), gramFrob2(y))
 	}
 	c := centre(v)
-	return alignRatio(op, num, centredFrob(c, c), gramFrob2(y))
+	return alignRatio(num, centredFrob(c, c), gramFrob2(y))
 }
 
 // gramFrob2 returns ||Y^T Y||_F^2.
@@ -272,16 +295,22 @@ func CenteredAlignment(k1, k2 mat.Symmetric) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if a, f := centredRatio(va, vb); f == alignOK {
+		return a, nil
+	}
+	va, _ = va.unitScaled()
+	vb, _ = vb.unitScaled()
+	a, f := centredRatio(va, vb)
+	return alignOutcome(op, a, f)
+}
+
+func centredRatio(va, vb symView) (float64, alignFault) {
 	ca, cb := centre(va), centre(vb)
-	return alignRatio(op, centredFrob(ca, cb), centredFrob(ca, ca), centredFrob(cb, cb))
+	return alignRatio(centredFrob(ca, cb), centredFrob(ca, ca), centredFrob(cb, cb))
 }
 
 func centredVec(y []float64) []float64 {
-	var m float64
-	for _, v := range y {
-		m += v
-	}
-	m /= float64(len(y))
+	m := meanOf(len(y), func(i int) float64 { return y[i] })
 	c := make([]float64, len(y))
 	for i, v := range y {
 		c[i] = v - m
@@ -308,11 +337,7 @@ func centredColumns(y *mat.Dense) *mat.Dense {
 	out := mat.DenseCopyOf(y)
 	raw := out.RawMatrix()
 	for a := 0; a < c; a++ {
-		var m float64
-		for i := 0; i < r; i++ {
-			m += raw.Data[i*raw.Stride+a]
-		}
-		m /= float64(r)
+		m := meanOf(r, func(i int) float64 { return raw.Data[i*raw.Stride+a] })
 		for i := 0; i < r; i++ {
 			raw.Data[i*raw.Stride+a] -= m
 		}

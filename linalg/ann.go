@@ -104,7 +104,8 @@ const (
 // K best of a candidate set fixed before it starts, whatever the order of
 // the insertions. ctx is checked every few milliseconds of work; on
 // cancellation the error wraps ctx.Err(). x is only read, so concurrent
-// calls are safe.
+// calls are safe. Data of extreme magnitude are handled, and squared
+// distances beyond the float64 range reported, as in NearestNeighbors.
 func ApproxNearestNeighbors(ctx context.Context, x *mat.Dense, k int, opt *ApproxOptions) (idx []int, dist2 []float64, err error) {
 	const op = "ApproxNearestNeighbors"
 	if err := checkCtx(op, ctx); err != nil {
@@ -124,7 +125,7 @@ func ApproxNearestNeighbors(ctx context.Context, x *mat.Dense, k int, opt *Appro
 	case !(o.Delta >= 0 && o.Delta <= 1):
 		return nil, nil, newErr(ErrSettings, op, "Delta = %v is outside [0, 1]", o.Delta)
 	}
-	n, p, err := checkData(op, x)
+	n, p, maxAbs, err := checkDataMax(op, x)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -134,17 +135,13 @@ func ApproxNearestNeighbors(ctx context.Context, x *mat.Dense, k int, opt *Appro
 	case n > math.MaxInt32:
 		return nil, nil, newErr(ErrSettings, op, "n = %d exceeds %d rows", n, math.MaxInt32)
 	}
-	idx, dist2 = make([]int, n*k), make([]float64, n*k)
-	switch {
-	case n > ApproxExactMaxN && 32*float64(k)*float64(k) <= float64(n):
-		err = approxKNN(ctx, x, k, o, idx, dist2)
-	case p <= MaxTreeDim:
-		err = treeKNN(ctx, x, k, idx, dist2)
-	default:
-		err = bruteKNN(ctx, x, k, idx, dist2)
-	}
+	mode, _ := searchMode(op, KNNApprox, n, p, k)
+	idx, dist2, e2, err := knnSearch(ctx, x, maxAbs, k, mode, o)
 	if err != nil {
 		return nil, nil, ctxErr(op, err)
+	}
+	if err := unscaleDist2(op, idx, dist2, k, e2, maxAbs); err != nil {
+		return nil, nil, err
 	}
 	return idx, dist2, nil
 }

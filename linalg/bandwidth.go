@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -30,6 +31,16 @@ const DefaultMaxPairs = 1 << 20
 // ||x_i - x_j||^2 over pairs i < j (the median heuristic for the RBF width).
 // It fails with ErrDegenerate if that median is 0 (more than half the pairs
 // are duplicates).
+//
+// Data of any finite magnitude are handled: when the largest entry is
+// beyond about 1e150 or below about 1e-30, the distances are computed on
+// the data scaled by an exact power of two (a copy, O(n p)) and gamma is
+// scaled back, so the median need not be representable, only gamma. When
+// gamma itself leaves the float64 range (it would be 0 or +Inf: squared
+// distances beyond about 1e308 or below about 1e-308), MedianGamma fails
+// with ErrDegenerate saying so; scale the data. A gamma between 0 and the
+// smallest normal float64 is returned as it is (subnormal, with fewer
+// significant bits); Gram and Cross accept it.
 func MedianGamma(ctx context.Context, x *mat.Dense, opt *BandwidthOptions) (float64, error) {
 	return gammaHeuristic(ctx, "MedianGamma", x, opt, true)
 }
@@ -38,7 +49,8 @@ func MedianGamma(ctx context.Context, x *mat.Dense, opt *BandwidthOptions) (floa
 // pairs i < j. The exact mean needs no pair storage: it equals
 // 2n/(n-1) times the total variance (sum of column variances with divisor
 // n); it is computed that way, in O(n p), whatever MaxPairs says. It fails
-// with ErrDegenerate if all points coincide.
+// with ErrDegenerate if all points coincide. Extreme magnitudes are handled
+// as by MedianGamma.
 func MeanGamma(ctx context.Context, x *mat.Dense, opt *BandwidthOptions) (float64, error) {
 	return gammaHeuristic(ctx, "MeanGamma", x, opt, false)
 }
@@ -51,17 +63,27 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 	if err := checkCtx(op, ctx); err != nil {
 		return 0, err
 	}
-	n, p, err := checkData(op, x)
+	n, p, maxAbs, err := checkDataMax(op, x)
 	if err != nil {
 		return 0, err
 	}
 	if n < 2 {
 		return 0, newErr(ErrEmpty, op, "need at least 2 points, got %d", n)
 	}
+	// The sums of squares below have p terms (a distance) or n p (the
+	// total variance).
+	terms := 4 * p
+	if !median {
+		terms = n * p
+	}
+	e := rangeScale(maxAbs, terms)
+	if e != 0 {
+		x = scaledCopy(x, e)
+	}
 	raw := x.RawMatrix()
 	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+p] }
 	if !median {
-		mean := columnMean(raw)
+		mean := columnMean(raw, 1)
 		var tv float64
 		for i := 0; i < n; i++ {
 			for d, v := range row(i) {
@@ -74,7 +96,7 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 		if m == 0 {
 			return 0, newErr(ErrDegenerate, op, "all points coincide")
 		}
-		return gammaOf(op, m)
+		return gammaScaled(op, "mean", m, 2*e)
 	}
 	maxPairs := o.MaxPairs
 	if maxPairs == 0 {
@@ -112,12 +134,13 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 			d[s] = sqDist(row(i), row(j))
 		}
 	}
-	return medianGamma(op, d)
+	return medianGamma(op, d, 2*e)
 }
 
-// medianGamma returns 1/median of the values d (all finite or +Inf, as
-// squared distances of finite data are), which it may reorder.
-func medianGamma(op string, d []float64) (float64, error) {
+// medianGamma returns 1/(median 2^e2) for the values d (all finite or
+// +Inf), which it may reorder: the squared distances of data scaled by
+// 2^(-e2/2).
+func medianGamma(op string, d []float64, e2 int) (float64, error) {
 	med, ok, _ := bracketMedian([][]float64{d}, len(d))
 	if !ok {
 		// Too few values to sample, a missed bracket or an overflowed
@@ -132,22 +155,30 @@ func medianGamma(op string, d []float64) (float64, error) {
 		}
 	}
 	if med == 0 {
-		return 0, newErr(ErrDegenerate, op, "median squared distance is 0 (too many duplicate points)")
+		return 0, newErr(ErrDegenerate, op,
+			"the median squared distance is 0: more than half of the pairs of points coincide "+
+				"(or differ by less than about %s, whose squares underflow)", fmtPow2(1, e2/2-537))
 	}
-	return gammaOf(op, med)
+	return gammaScaled(op, "median", med, e2)
 }
 
-// gammaOf returns 1/m for a positive typical squared distance m, or an
-// ErrDegenerate error when m or 1/m is not a positive finite number: the
-// squared distances of finite data overflow to +Inf for coordinates beyond
-// about 1e154, and 1/m overflows for m below about 1e-308. Either way the
-// resulting RBF kernel would be invalid (Gamma 0 or +Inf); scale the data.
-func gammaOf(op string, m float64) (float64, error) {
-	g := 1 / m
-	if !isFinite(m) || !isFinite(g) || g <= 0 {
-		return 0, newErr(ErrDegenerate, op, "typical squared distance %v gives no finite positive gamma; scale the data", m)
+// gammaScaled returns gamma = 1/(m 2^e2) for a positive typical squared
+// distance m 2^e2 (what says which: median or mean), or an ErrDegenerate
+// error when gamma is 0 or beyond the float64 range, where the RBF kernel
+// would be invalid. A subnormal gamma is returned.
+func gammaScaled(op, what string, m float64, e2 int) (float64, error) {
+	mm, me := math.Frexp(m) // m = mm 2^me, 1/mm in (1, 2]
+	g := math.Ldexp(1/mm, -me-e2)
+	if g > 0 && !math.IsInf(g, 1) && isFinite(m) {
+		return g, nil
 	}
-	return g, nil
+	how := "overflows"
+	if g == 0 || !isFinite(m) {
+		how = "underflows to 0 in"
+	}
+	return 0, newErr(ErrDegenerate, op,
+		"the %s squared distance is about %s, so gamma = 1/(that) %s float64; scale the data",
+		what, fmtPow2(m, e2), how)
 }
 
 // pairDists sets dst[j] to the squared distance between a and the j-th row

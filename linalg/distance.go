@@ -13,12 +13,22 @@ import (
 // and a zero diagonal. Each distance is summed directly over the
 // coordinate differences, so it has no cancellation (unlike the
 // ||x||^2 + ||z||^2 - 2 x.z identity the RBF Gram matrix uses) and is
-// bitwise the value MedianGamma ranks. Rows are split across goroutines;
+// bitwise the value MedianGamma ranks (up to the power of two by which
+// both scale data of extreme magnitude, see below). Rows are split across goroutines;
 // on amd64 processors with AVX2 each instruction works on four pairs, every
 // lane summing over the coordinates in the same order with no fused
 // multiply-add, so the values are the same bits on every processor.
 // An empty dst is resized; otherwise it must be n x n and must not share
 // storage with x.
+//
+// Data whose largest entry is beyond about 1e150 or below about 1e-30 are
+// squared after scaling by an exact power of two and each distance is
+// scaled back with one rounding: a distance below the normal range is then
+// the accurate sum rounded once to a subnormal (or 0), not a sum of
+// underflowed squares.
+// If a squared distance overflows float64, SquaredDistances fails with
+// ErrDegenerate (scale the data) instead of storing +Inf; the contents of
+// dst are then unspecified.
 //
 // Together with MedianGammaOf and RBFFromDistances it builds the RBF
 // kernel with the median bandwidth from one pass over the pairs, which is
@@ -32,7 +42,7 @@ func SquaredDistances(ctx context.Context, dst *mat.SymDense, x *mat.Dense) erro
 	if dst == nil {
 		return newErr(ErrShape, op, "destination is nil")
 	}
-	n, _, err := checkData(op, x)
+	n, p, maxAbs, err := checkDataMax(op, x)
 	if err != nil {
 		return err
 	}
@@ -44,8 +54,25 @@ func SquaredDistances(ctx context.Context, dst *mat.SymDense, x *mat.Dense) erro
 		return newErr(ErrShape, op, "destination shares storage with the data")
 	}
 	out := dst.RawSymmetric()
+	e := rangeScale(maxAbs, 4*p)
+	if e != 0 {
+		x = scaledCopy(x, e)
+	}
 	if err := squaredDistancesInto(ctx, out.Data, out.Stride, x.RawMatrix(), hasPairsAVX2); err != nil {
 		return ctxErr(op, err)
+	}
+	if e == 0 {
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		row := out.Data[i*out.Stride : i*out.Stride+n]
+		for j, v := range row {
+			if row[j] = math.Ldexp(v, 2*e); math.IsInf(row[j], 1) {
+				return newErr(ErrDegenerate, op,
+					"the squared distance between rows %d and %d (about %s) overflows float64 (entries up to %.3g); scale the data down",
+					i, j, fmtPow2(v, 2*e), maxAbs)
+			}
+		}
 	}
 	return nil
 }
@@ -54,8 +81,9 @@ func SquaredDistances(ctx context.Context, dst *mat.SymDense, x *mat.Dense) erro
 // squared-distance matrix d (as SquaredDistances computes it): the exact
 // median heuristic of MedianGamma, without recomputing the distances. It
 // needs n(n-1)/2 values of scratch. The entries must be finite and
-// non-negative; a zero median (too many duplicate points) or one that gives
-// no finite gamma is an ErrDegenerate error, as for MedianGamma.
+// non-negative; a zero median (too many duplicate points, or distances
+// that underflowed) or one that gives no finite gamma is an ErrDegenerate
+// error, as for MedianGamma.
 func MedianGammaOf(d *mat.SymDense) (float64, error) {
 	const op = "MedianGammaOf"
 	if d == nil || d.IsEmpty() {
@@ -85,12 +113,14 @@ func MedianGammaOf(d *mat.SymDense) (float64, error) {
 		for _, row := range rows {
 			v = append(v, row...)
 		}
-		return medianGamma(op, v)
+		return medianGamma(op, v, 0)
 	}
 	if med == 0 {
-		return 0, newErr(ErrDegenerate, op, "median squared distance is 0 (too many duplicate points)")
+		return 0, newErr(ErrDegenerate, op,
+			"the median squared distance is 0: more than half of the pairs of points coincide, "+
+				"or their squared distances underflowed (MedianGamma, which works on the data, scales it first)")
 	}
-	return gammaOf(op, med)
+	return gammaScaled(op, "median", med, 0)
 }
 
 // bracketMedian finds the median of the m values in rows (the mean of the

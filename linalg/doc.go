@@ -10,7 +10,8 @@
 // BLAS matrix products; the To variants write into a caller-supplied
 // matrix and then allocate only O(workers x tile) scratch. RBF matrices are
 // computed from ||x||^2 + ||z||^2 - 2 x.z on column-centred data with
-// negative rounding clamped to zero. MedianGamma and MeanGamma give the
+// negative rounding clamped to zero (on exactly rescaled data for extreme
+// magnitudes, see below). MedianGamma and MeanGamma give the
 // usual RBF width heuristics. CosineNormalize and Center normalise and
 // centre kernel matrices in O(n^2).
 //
@@ -32,6 +33,28 @@
 // rank candidates by the same exactly computed distance, so they return
 // identical graphs. Laplacian, Degrees and Components complete the graph
 // tools.
+//
+// # Extreme magnitudes
+//
+// Squares of float64 values overflow beyond about 1e154 and lose precision
+// below about 1e-154. The functions that square or multiply data take the
+// largest magnitude of their input in the scan that already looks for NaN
+// and Inf; outside a safe window (for distances, beyond about 1e150 or
+// below about 1e-30) they work on the data multiplied by an exact power of
+// two, which keeps the order and the ties of the distances, and convert
+// the answer back with one rounding. Inputs inside the window are used as
+// they are, at no extra cost. The neighbours of NearestNeighbors,
+// ApproxNearestNeighbors and KNNGraph, the graph weights, RBF kernels,
+// MedianGamma and MeanGamma, the alignments, Center and the normalised
+// graph matrices are therefore correct for any finite input. Where the
+// answer itself lies beyond the float64 range, the function fails with
+// ErrDegenerate saying so (scale the data) instead of returning Inf or
+// NaN: the squared distances of NearestNeighbors and SquaredDistances, a
+// gamma of 0 or +Inf, linear and polynomial kernel values, a Frobenius
+// inner product, a centred entry, a degree, a value of Scaler.Transform.
+// Returned values below the normal range are rounded once to a subnormal
+// number or 0. Kernel.Eval of Linear and Polynomial, Degrees, and the
+// products of CSR and LowRank return what float64 arithmetic gives.
 //
 // # The module's vocabulary: errors and statuses
 //
@@ -57,12 +80,8 @@
 // parameters, a nil context, an inconsistent CSR or LowRank) is reported as
 // an *Error wrapping one of ErrEmpty, ErrNonFinite, ErrShape, ErrSettings or
 // ErrDegenerate; long computations take a context and return its error,
-// wrapped, when cancelled. Data whose squared distances overflow or
-// underflow (coordinates beyond about 1e154, or all distinct points closer
-// than about 1e-154) make MedianGamma and MeanGamma fail with ErrDegenerate
-// rather than return a gamma of 0 or +Inf, and alignments whose inner
-// products overflow (entries above about 1e154) fail with ErrDegenerate
-// rather than return NaN.
+// wrapped, when cancelled. A result beyond the float64 range is an
+// ErrDegenerate error (see below).
 //
 // Functions that write into a destination (GramTo, CrossTo,
 // Scaler.TransformTo, CosineNormalize, Center, CosineNormalizeCross,

@@ -161,10 +161,11 @@ func checkCtx(op string, ctx context.Context) error {
 	return nil
 }
 
-// isNil reports whether v is nil or an interface holding a nil pointer
-// (such as a (*mat.SymDense)(nil) passed as a mat.Symmetric), whose methods
-// would panic.
-func isNil(v any) bool {
+// IsNil reports whether v is nil or an interface holding a nil pointer, map,
+// slice, function or channel (such as a (*mat.SymDense)(nil) passed as a
+// mat.Symmetric), whose methods would panic: the check every function of the
+// module makes on an interface argument before it calls a method.
+func IsNil(v any) bool {
 	if v == nil {
 		return true
 	}

@@ -2,6 +2,8 @@ package linalg
 
 import (
 	"context"
+	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -25,6 +27,16 @@ type kernelPlan struct {
 	scale  float64
 	offset float64
 	gamma  float64
+	// f is 1, or for RBF the power of two 2^-e by which the data are
+	// multiplied (see rangeScale); gamma is then gamma 4^e. If that is not
+	// a normal number, slowExp is set and gamma 4^e = gm 2^ge.
+	f       float64
+	gm      float64
+	ge      int
+	slowExp bool
+	// check asks for the tiles to be scanned for values that are not
+	// finite: the kernel may overflow (or is the caller's).
+	check bool
 }
 
 func planFor(k Kernel) kernelPlan {
@@ -74,22 +86,96 @@ func (r rowBlock) general() blas64.General {
 		Data: r.raw.Data[r.lo*r.raw.Stride : (r.hi-1)*r.raw.Stride+p]}
 }
 
-// centred copies the block minus shift into buf and stores squared norms.
-func (r rowBlock) centred(shift, buf, nrm []float64) blas64.General {
+// centred copies the block times f minus shift into buf and stores squared
+// norms.
+func (r rowBlock) centred(f float64, shift, buf, nrm []float64) blas64.General {
 	p := r.raw.Cols
 	m := r.hi - r.lo
 	for a := 0; a < m; a++ {
 		src := r.raw.Data[(r.lo+a)*r.raw.Stride : (r.lo+a)*r.raw.Stride+p]
 		dst := buf[a*p : (a+1)*p]
 		var s float64
-		for d, v := range src {
-			c := v - shift[d]
-			dst[d] = c
-			s += c * c
+		if f == 1 {
+			for d, v := range src {
+				c := v - shift[d]
+				dst[d] = c
+				s += c * c
+			}
+		} else {
+			for d, v := range src {
+				c := v*f - shift[d]
+				dst[d] = c
+				s += c * c
+			}
 		}
 		nrm[a] = s
 	}
 	return blas64.General{Rows: m, Cols: p, Stride: p, Data: buf[:m*p]}
+}
+
+// fitRange adapts the plan to p-dimensional data whose largest magnitudes
+// are mx (rows of x) and mz (rows of z).
+func (pl *kernelPlan) fitRange(p int, mx, mz float64) {
+	pl.f = 1
+	switch pl.kind {
+	case kindRBF:
+		e := rangeScale(max(mx, mz), 4*p)
+		pl.f = math.Ldexp(1, -e)
+		if g := math.Ldexp(pl.gamma, 2*e); g >= 0x1p-1022 && g <= math.MaxFloat64 {
+			pl.gamma = g
+		} else {
+			pl.slowExp = true
+			pl.gm, pl.ge = math.Frexp(pl.gamma)
+			pl.ge += 2 * e
+		}
+	case kindLinear:
+		// |x.z| <= p mx mz bounds every product sum (NaN if it overflows).
+		pl.check = !(float64(p)*mx*mz <= 0x1p1020)
+	case kindPoly:
+		pl.check = !(ipow(pl.scale*float64(p)*mx*mz+pl.offset, pl.degree) <= 0x1p1020)
+	default:
+		pl.check = true
+	}
+}
+
+// rangeFault records the first (smallest row, then column) kernel value
+// that is not finite, found by concurrent tile scans.
+type rangeFault struct {
+	mu    sync.Mutex
+	found bool
+	i, j  int
+	v     float64
+}
+
+// scan looks at the tile c whose entry (a, b) is K(i0+a, j0+b).
+func (f *rangeFault) scan(c blas64.General, i0, j0 int) {
+	for a := 0; a < c.Rows; a++ {
+		for b, v := range c.Data[a*c.Stride : a*c.Stride+c.Cols] {
+			if !isFinite(v) {
+				f.mu.Lock()
+				if !f.found || i0+a < f.i || (i0+a == f.i && j0+b < f.j) {
+					f.found, f.i, f.j, f.v = true, i0+a, j0+b, v
+				}
+				f.mu.Unlock()
+				return
+			}
+		}
+	}
+}
+
+// err returns the error for a recorded fault, nil if there is none (or f
+// is nil): the built-in kernels overflow (ErrDegenerate), others returned
+// a value that is not finite (ErrNonFinite).
+func (f *rangeFault) err(op string, pl *kernelPlan, mx, mz float64) error {
+	if f == nil || !f.found {
+		return nil
+	}
+	if pl.kind == kindGeneric {
+		return newErr(ErrNonFinite, op, "kernel %v returned %v for rows %d and %d", pl.k, f.v, f.i, f.j)
+	}
+	return newErr(ErrDegenerate, op,
+		"the %v kernel overflows float64 at rows %d and %d (entries up to %.3g and %.3g): "+
+			"its matrix is not representable; scale the data down", pl.k, f.i, f.j, mx, mz)
 }
 
 // computeTile writes K(rows of bx, rows of bz) into c (an mx x mz view).
@@ -116,8 +202,8 @@ func (pl *kernelPlan) computeTile(c blas64.General, bx, bz rowBlock, shift []flo
 			}
 		}
 	case kindRBF:
-		ga := bx.centred(shift, w.a, w.na)
-		gb := bz.centred(shift, w.b, w.nb)
+		ga := bx.centred(pl.f, shift, w.a, w.na)
+		gb := bz.centred(pl.f, shift, w.b, w.nb)
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, ga, gb, 0, c)
 		for a := 0; a < mx; a++ {
 			row := c.Data[a*c.Stride : a*c.Stride+mz]
@@ -127,7 +213,13 @@ func (pl *kernelPlan) computeTile(c blas64.General, bx, bz rowBlock, shift []flo
 				// (nearly) coincident points; the distance is >= 0.
 				row[b] = max(na+w.nb[b]-2*g, 0)
 			}
-			expScaled(row, row, -pl.gamma, hasExpAVX2)
+			if !pl.slowExp {
+				expScaled(row, row, -pl.gamma, hasExpAVX2)
+				continue
+			}
+			for b, d := range row {
+				row[b] = math.Exp(-math.Ldexp(d*pl.gm, pl.ge))
+			}
 		}
 	}
 }
@@ -141,10 +233,14 @@ func (pl *kernelPlan) newWork(tb, p int) func() *gramWork {
 	}
 }
 
-func columnMean(x blas64.General) []float64 {
+// columnMean returns the column means of x times f.
+func columnMean(x blas64.General, f float64) []float64 {
 	m := make([]float64, x.Cols)
 	for i := 0; i < x.Rows; i++ {
 		for d, v := range x.Data[i*x.Stride : i*x.Stride+x.Cols] {
+			if f != 1 {
+				v *= f
+			}
 			m[d] += v
 		}
 	}
@@ -180,6 +276,18 @@ func Gram(ctx context.Context, k Kernel, x *mat.Dense) (*mat.SymDense, error) {
 // evaluation, where math.Exp's worst was two; arguments whose exponential
 // is not a normal number go to math.Exp.
 //
+// Data of any finite magnitude give RBF values in [0, 1]: when the largest
+// entry is beyond about 1e150 or below about 1e-30, the kernel is computed
+// as exp(-(gamma 4^e) ||x' - z'||^2) on the data x' = x 2^-e scaled by an
+// exact power of two, so that no squared distance overflows or vanishes.
+// The linear and polynomial kernels of data large enough for a value to
+// overflow float64 have no representable matrix: GramTo then fails with
+// ErrDegenerate naming the rows, rather than return Inf or NaN (Inf - Inf
+// in the product sums). The tiles are scanned for such values only when a
+// bound from the largest entries, p max|x|^2 for the linear kernel, allows
+// an overflow. A Kernel of another type that returns NaN or Inf gives
+// ErrNonFinite. On error the contents of dst are unspecified.
+//
 // With a correctly sized dst, GramTo allocates only O(GOMAXPROCS * tile * p)
 // scratch memory, independent of n, unless dst shares storage with x (then
 // the result goes through a temporary).
@@ -194,7 +302,7 @@ func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) erro
 	if err := validateKernel(op, k); err != nil {
 		return err
 	}
-	n, p, err := checkData(op, x)
+	n, p, mx, err := checkDataMax(op, x)
 	if err != nil {
 		return err
 	}
@@ -217,10 +325,15 @@ func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) erro
 		return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", dst.SymmetricDim(), dst.SymmetricDim(), n, n)
 	}
 	pl := planFor(k)
+	pl.fitRange(p, mx, mx)
 	raw := x.RawMatrix()
 	var shift []float64
 	if pl.kind == kindRBF {
-		shift = columnMean(raw)
+		shift = columnMean(raw, pl.f)
+	}
+	var fault *rangeFault // allocated only when the tiles need a scan
+	if pl.check {
+		fault = new(rangeFault)
 	}
 	out := dst.RawSymmetric()
 	tb := tileSize(p)
@@ -240,6 +353,9 @@ func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) erro
 		c := blas64.General{Rows: mi, Cols: mj, Stride: out.Stride,
 			Data: out.Data[i0*out.Stride+j0 : (i1-1)*out.Stride+j1]}
 		pl.computeTile(c, rowBlock{raw, i0, i1}, rowBlock{raw, j0, j1}, shift, w)
+		if pl.check {
+			fault.scan(c, i0, j0)
+		}
 		if bi == bj {
 			// Mirror the upper part of the diagonal tile so that the
 			// result is exactly symmetric whatever the product kernel
@@ -264,7 +380,7 @@ func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) erro
 	if err != nil {
 		return ctxErr(op, err)
 	}
-	return nil
+	return fault.err(op, &pl, mx, mx)
 }
 
 // Cross returns the n x m cross kernel matrix K_ij = k(x_i, z_j) between the
@@ -281,6 +397,7 @@ func Cross(ctx context.Context, k Kernel, x, z *mat.Dense) (*mat.Dense, error) {
 // must be empty (it is then allocated) or n x m, where x is n x p and z is
 // m x p. The computation is tiled and parallel as in GramTo; for the RBF
 // kernel both sets are shifted by the column mean of x before the product.
+// Extreme magnitudes are handled, and overflows reported, as in GramTo.
 // dst may share storage with x or z (the result then goes through a
 // temporary n x m matrix).
 func CrossTo(ctx context.Context, dst *mat.Dense, k Kernel, x, z *mat.Dense) error {
@@ -294,11 +411,11 @@ func CrossTo(ctx context.Context, dst *mat.Dense, k Kernel, x, z *mat.Dense) err
 	if err := validateKernel(op, k); err != nil {
 		return err
 	}
-	n, p, err := checkData(op, x)
+	n, p, mx, err := checkDataMax(op, x)
 	if err != nil {
 		return err
 	}
-	m, pz, err := checkData(op, z)
+	m, pz, mz, err := checkDataMax(op, z)
 	if err != nil {
 		return err
 	}
@@ -316,10 +433,15 @@ func CrossTo(ctx context.Context, dst *mat.Dense, k Kernel, x, z *mat.Dense) err
 		return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", r, c, n, m)
 	}
 	pl := planFor(k)
+	pl.fitRange(p, mx, mz)
 	rx, rz := x.RawMatrix(), z.RawMatrix()
 	var shift []float64
 	if pl.kind == kindRBF {
-		shift = columnMean(rx)
+		shift = columnMean(rx, pl.f)
+	}
+	var fault *rangeFault // allocated only when the tiles need a scan
+	if pl.check {
+		fault = new(rangeFault)
 	}
 	out := dst.RawMatrix()
 	tb := tileSize(p)
@@ -331,9 +453,12 @@ func CrossTo(ctx context.Context, dst *mat.Dense, k Kernel, x, z *mat.Dense) err
 		c := blas64.General{Rows: i1 - i0, Cols: j1 - j0, Stride: out.Stride,
 			Data: out.Data[i0*out.Stride+j0 : (i1-1)*out.Stride+j1]}
 		pl.computeTile(c, rowBlock{rx, i0, i1}, rowBlock{rz, j0, j1}, shift, w)
+		if pl.check {
+			fault.scan(c, i0, j0)
+		}
 	})
 	if err != nil {
 		return ctxErr(op, err)
 	}
-	return nil
+	return fault.err(op, &pl, mx, mz)
 }

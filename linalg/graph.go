@@ -20,9 +20,10 @@ const (
 	// LocalHeat gives edge (i, j) the weight exp(-||xi-xj||^2 / (s_i s_j)),
 	// where s_i is the distance from x_i to its ScaleNeighbor-th nearest
 	// neighbour (the local scaling of Zelnik-Manor and Perona, 2004): dense
-	// and sparse regions of the data get comparable weights. When s_i s_j is
-	// zero (a point with ScaleNeighbor exact duplicates) the weight is 1 at
-	// distance 0 and 0 otherwise.
+	// and sparse regions of the data get comparable weights. When s_i or s_j
+	// is zero (a point with ScaleNeighbor exact duplicates) the weight is 1
+	// at distance 0 and 0 otherwise; a product s_i s_j that underflows is
+	// not taken for zero.
 	LocalHeat
 )
 
@@ -63,6 +64,13 @@ type GraphOptions struct {
 // weights, an edge whose weight underflows to 0 is still stored (the
 // pattern is the kNN relation) but counts as absent in Components.
 //
+// Data of any finite magnitude give the correct graph: the neighbours and
+// the weights are computed on the data scaled by an exact power of two
+// when the entries are beyond about 1e150 or below about 1e-30 (see
+// NearestNeighbors), so squared distances that overflow or underflow
+// float64 do not matter here; the Heat width T, when given, is compared
+// with the true squared distances.
+//
 // opt may be nil for the defaults. k must satisfy 1 <= k <= n-1. The
 // memory used is O(n k); no n x n matrix is formed.
 func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR, error) {
@@ -74,21 +82,25 @@ func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR
 	if err != nil {
 		return nil, err
 	}
-	n, _, err := checkData(op, x)
+	n, p, maxAbs, err := checkDataMax(op, x)
 	if err != nil {
 		return nil, err
 	}
 	if k < 1 || k >= n {
 		return nil, newErr(ErrSettings, op, "k = %d must satisfy 1 <= k <= n-1 = %d", k, n-1)
 	}
-	idx, d2, err := NearestNeighbors(ctx, x, k, o.Method)
+	mode, err := searchMode(op, o.Method, n, p, k)
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
+	idx, d2, e2, err := knnSearch(ctx, x, maxAbs, k, mode, ApproxOptions{})
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
 		return nil, ctxErr(op, err)
 	}
-	return assembleGraph(n, k, idx, d2, o.Weight, graphScale(n, k, d2, &o), o.Mutual), nil
+	return assembleGraph(n, k, idx, d2, graphRule(n, k, d2, e2, &o), o.Mutual), nil
 }
 
 // GraphFromNeighbors builds the graph of KNNGraph from neighbour lists
@@ -96,7 +108,11 @@ func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR
 // are the k neighbours of point i and dist2 their squared distances in
 // increasing order, as NearestNeighbors returns them. opt.Method is
 // ignored. An index outside [0, n), a self-loop, a negative or non-finite
-// distance or lists of the wrong length are errors. Time and memory O(n k).
+// distance or lists of the wrong length are errors. Distances of any
+// finite magnitude, subnormal ones included, give weights as accurate as
+// the distances themselves: the weights are computed on the distances
+// multiplied by an exact power of two when the largest is beyond about
+// 1e270 or below about 1e-270. Time and memory O(n k).
 func GraphFromNeighbors(n, k int, idx []int, dist2 []float64, opt *GraphOptions) (*CSR, error) {
 	const op = "GraphFromNeighbors"
 	o, err := graphOptions(op, opt)
@@ -123,7 +139,29 @@ func GraphFromNeighbors(n, k int, idx []int, dist2 []float64, opt *GraphOptions)
 			}
 		}
 	}
-	return assembleGraph(n, k, idx, dist2, o.Weight, graphScale(n, k, dist2, &o), o.Mutual), nil
+	// Squared distances near the ends of the float64 range are scaled
+	// (exactly) so that their mean does not overflow and their ratios keep
+	// their precision.
+	e2 := 0
+	if o.Weight != Binary {
+		if m := maxAbsOf(dist2); m != 0 && (m < 0x1p-900 || m > 0x1p900) {
+			_, e2 = math.Frexp(m)
+			e2 = max(e2, -1022)
+			dist2 = scaledSlice(dist2, e2)
+		}
+	}
+	return assembleGraph(n, k, idx, dist2, graphRule(n, k, dist2, e2, &o), o.Mutual), nil
+}
+
+// scaledSlice returns v multiplied by 2^-e (a power of two that is a
+// float64).
+func scaledSlice(v []float64, e int) []float64 {
+	f := math.Ldexp(1, -e)
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = x * f
+	}
+	return out
 }
 
 // graphOptions validates opt and returns a copy with defaults filled in.
@@ -147,49 +185,81 @@ func graphOptions(op string, opt *GraphOptions) (GraphOptions, error) {
 	return o, nil
 }
 
-// graphScale returns the per-point scales of the weights: nil for Binary;
-// for Heat one value, t; for LocalHeat the distances s_i to the
-// ScaleNeighbor-th neighbour.
-func graphScale(n, k int, d2 []float64, o *GraphOptions) []float64 {
-	switch o.Weight {
-	case Heat:
-		t := o.T
-		if t == 0 {
-			var s float64
-			for i := 0; i < n; i++ {
-				s += d2[i*k+k-1]
-			}
-			t = s / float64(n)
-			if t == 0 {
-				t = 1
-			}
-		}
-		return []float64{t}
-	case LocalHeat:
-		r := min(o.ScaleNeighbor, k)
-		s := make([]float64, n)
-		for i := range s {
-			s[i] = math.Sqrt(d2[i*k+r-1])
-		}
-		return s
-	}
-	return nil
+// weightRule is what edgeWeight needs: the kind; for Heat the width t and
+// a power of two, the weight being exp(-(d/t) 2^shift) for the stored
+// squared distance d; for LocalHeat the local scales s_i.
+type weightRule struct {
+	kind  GraphWeight
+	t     float64
+	shift int
+	s     []float64
 }
 
-// edgeWeight is the weight of edge (i, j) at squared distance d.
-func edgeWeight(wk GraphWeight, scale []float64, i, j int, d float64) float64 {
-	switch wk {
+// graphRule returns the weight rule of o for the squared distances d2,
+// which are the true ones divided by 2^e2.
+func graphRule(n, k int, d2 []float64, e2 int, o *GraphOptions) weightRule {
+	r := weightRule{kind: o.Weight}
+	switch o.Weight {
 	case Heat:
-		return math.Exp(-d / scale[0])
+		if o.T > 0 {
+			// d 2^e2 / T, with T = tm 2^te and tm in [0.5, 1).
+			r.t = o.T
+			if e2 != 0 {
+				tm, te := math.Frexp(o.T)
+				r.t, r.shift = tm, e2-te
+			}
+			return r
+		}
+		// The mean of the k-th squared distances; the ratio d / t is the
+		// same for the stored and the true distances.
+		var s float64
+		for i := 0; i < n; i++ {
+			s += d2[i*k+k-1]
+		}
+		if math.IsInf(s, 1) {
+			s = 0
+			for i := 0; i < n; i++ {
+				s += d2[i*k+k-1] / float64(n)
+			}
+			r.t = s
+		} else {
+			r.t = s / float64(n)
+		}
+		if r.t == 0 {
+			r.t = 1
+		}
+	case LocalHeat:
+		m := min(o.ScaleNeighbor, k)
+		r.s = make([]float64, n)
+		for i := range r.s {
+			r.s[i] = math.Sqrt(d2[i*k+m-1])
+		}
+	}
+	return r
+}
+
+// edgeWeight is the weight of edge (i, j) at stored squared distance d.
+func (r *weightRule) edgeWeight(i, j int, d float64) float64 {
+	switch r.kind {
+	case Heat:
+		if r.shift != 0 {
+			return math.Exp(-math.Ldexp(d/r.t, r.shift))
+		}
+		return math.Exp(-d / r.t)
 	case LocalHeat:
 		if d == 0 {
 			return 1
 		}
-		s := scale[i] * scale[j]
-		if s == 0 {
+		si, sj := r.s[i], r.s[j]
+		s := si * sj
+		if s >= 0x1p-1022 {
+			return math.Exp(-d / s)
+		}
+		if si == 0 || sj == 0 {
 			return 0
 		}
-		return math.Exp(-d / s)
+		// s_i s_j underflows although neither is 0.
+		return math.Exp(-(d / si) / sj)
 	}
 	return 1
 }
@@ -202,7 +272,7 @@ type halfEdge struct {
 // assembleGraph symmetrises the directed kNN relation. Every directed pair
 // (i, j) is entered in row i and row j; after sorting a row by column, a
 // column that appears twice is a mutual pair.
-func assembleGraph(n, k int, idx []int, d2 []float64, wk GraphWeight, scale []float64, mutual bool) *CSR {
+func assembleGraph(n, k int, idx []int, d2 []float64, rule weightRule, mutual bool) *CSR {
 	cnt := make([]int, n+1)
 	for i := 0; i < n; i++ {
 		cnt[i+1] += k
@@ -254,235 +324,11 @@ func assembleGraph(n, k int, idx []int, d2 []float64, wk GraphWeight, scale []fl
 			}
 			if !mutual || b-a >= 2 {
 				colIdx[w] = row[a].j
-				val[w] = edgeWeight(wk, scale, i, row[a].j, row[a].d)
+				val[w] = rule.edgeWeight(i, row[a].j, row[a].d)
 				w++
 			}
 			a = b
 		}
 	}
 	return &CSR{Rows: n, Cols: n, RowPtr: rowPtr, ColIdx: colIdx, Val: val}
-}
-
-// LaplacianKind selects the graph Laplacian.
-type LaplacianKind int
-
-const (
-	// Combinatorial is L = D - W.
-	Combinatorial LaplacianKind = iota
-	// Normalized is the symmetric normalised Laplacian
-	// L = I - D^{-1/2} W D^{-1/2}. The row and column of an isolated vertex
-	// (degree 0) are entirely zero, including the diagonal, so the
-	// multiplicity of the eigenvalue 0 equals the number of connected
-	// components (isolated vertices included) for both kinds.
-	Normalized
-)
-
-// Degrees returns the row sums d_i = sum_j w_ij of w, nil for a nil w. w
-// must be a valid CSR matrix (see CSR.Validate); Degrees may panic on
-// inconsistent fields.
-func Degrees(w *CSR) []float64 {
-	if w == nil {
-		return nil
-	}
-	d := make([]float64, w.Rows)
-	for i := range d {
-		var s float64
-		for _, v := range w.Val[w.RowPtr[i]:w.RowPtr[i+1]] {
-			s += v
-		}
-		d[i] = s
-	}
-	return d
-}
-
-// Laplacian returns the graph Laplacian of the symmetric weight matrix w,
-// which must be square, exactly symmetric and have non-negative entries.
-// Self-loops are allowed (w_ii enters both D and W and cancels in D - W).
-// The result has the pattern of w plus the full diagonal, which is always
-// stored.
-func Laplacian(w *CSR, kind LaplacianKind) (*CSR, error) {
-	const op = "Laplacian"
-	if w == nil {
-		return nil, newErr(ErrEmpty, op, "weight matrix is nil")
-	}
-	if kind != Combinatorial && kind != Normalized {
-		return nil, newErr(ErrSettings, op, "unknown Laplacian kind %d", kind)
-	}
-	if err := checkWeights(op, w); err != nil {
-		return nil, err
-	}
-	n := w.Rows
-	deg := Degrees(w)
-	var isq []float64
-	if kind == Normalized {
-		isq = make([]float64, n)
-		for i, d := range deg {
-			if d > 0 {
-				isq[i] = 1 / math.Sqrt(d)
-			}
-		}
-	}
-	// Count the diagonal entries missing from w.
-	extra := 0
-	for i := 0; i < n; i++ {
-		cols := w.ColIdx[w.RowPtr[i]:w.RowPtr[i+1]]
-		if _, ok := slices.BinarySearch(cols, i); !ok {
-			extra++
-		}
-	}
-	nnz := w.NNZ() + extra
-	rowPtr := make([]int, n+1)
-	colIdx := make([]int, 0, nnz)
-	val := make([]float64, 0, nnz)
-	for i := 0; i < n; i++ {
-		diag := deg[i]
-		if kind == Normalized {
-			diag = 0
-			if deg[i] > 0 {
-				diag = 1
-			}
-		}
-		placed := false
-		for k := w.RowPtr[i]; k < w.RowPtr[i+1]; k++ {
-			j, v := w.ColIdx[k], w.Val[k]
-			if !placed && j >= i {
-				if j == i {
-					colIdx = append(colIdx, i)
-					if kind == Normalized {
-						val = append(val, diag-v*(isq[i]*isq[i]))
-					} else {
-						val = append(val, diag-v)
-					}
-					placed = true
-					continue
-				}
-				colIdx = append(colIdx, i)
-				val = append(val, diag)
-				placed = true
-			}
-			colIdx = append(colIdx, j)
-			if kind == Normalized {
-				val = append(val, -v*(isq[i]*isq[j]))
-			} else {
-				val = append(val, -v)
-			}
-		}
-		if !placed {
-			colIdx = append(colIdx, i)
-			val = append(val, diag)
-		}
-		rowPtr[i+1] = len(colIdx)
-	}
-	return &CSR{Rows: n, Cols: n, RowPtr: rowPtr, ColIdx: colIdx, Val: val}, nil
-}
-
-// checkWeights validates a weight matrix for Laplacian and
-// NormalizedAffinity: a valid, square, exactly symmetric CSR matrix with
-// non-negative entries.
-func checkWeights(op string, w *CSR) error {
-	if err := w.Validate(); err != nil {
-		return newErr(ErrShape, op, "invalid weight matrix: %v", err)
-	}
-	if w.Rows != w.Cols {
-		return newErr(ErrShape, op, "weight matrix is %dx%d, not square", w.Rows, w.Cols)
-	}
-	for k, v := range w.Val {
-		if v < 0 {
-			return newErr(ErrSettings, op, "weight matrix has a negative entry %v (stored entry %d)", v, k)
-		}
-	}
-	if !w.IsSymmetric() {
-		return newErr(ErrSettings, op, "weight matrix is not symmetric")
-	}
-	return nil
-}
-
-// NormalizedAffinity returns S = D^-1/2 W D^-1/2 for the symmetric weight
-// matrix w (square, exactly symmetric, non-negative entries), with the
-// pattern of w, and the degrees d_i = sum_j w_ij. S = I - L for the
-// Normalized Laplacian L: its eigenvalues lie in [-1, 1], the largest is 1
-// with multiplicity the number of connected components, and its top
-// eigenvectors are the smooth functions on the graph that spectral
-// clustering and label spreading (Zhou et al., 2004) use. The row and
-// column of an isolated vertex are zero. Time and memory O(nnz(w)).
-func NormalizedAffinity(w *CSR) (s *CSR, deg []float64, err error) {
-	const op = "NormalizedAffinity"
-	if w == nil {
-		return nil, nil, newErr(ErrEmpty, op, "weight matrix is nil")
-	}
-	if err := checkWeights(op, w); err != nil {
-		return nil, nil, err
-	}
-	deg = Degrees(w)
-	isq := make([]float64, len(deg))
-	for i, d := range deg {
-		if d > 0 {
-			isq[i] = 1 / math.Sqrt(d)
-		}
-	}
-	val := make([]float64, len(w.Val))
-	for i := 0; i < w.Rows; i++ {
-		for k := w.RowPtr[i]; k < w.RowPtr[i+1]; k++ {
-			val[k] = w.Val[k] * (isq[i] * isq[w.ColIdx[k]])
-		}
-	}
-	s = &CSR{Rows: w.Rows, Cols: w.Cols, RowPtr: slices.Clone(w.RowPtr), ColIdx: slices.Clone(w.ColIdx), Val: val}
-	return s, deg, nil
-}
-
-// Components returns the number of connected components of the graph whose
-// edges are the non-zero stored entries of w, and the component label of
-// every vertex (labels 0..count-1, numbered in order of each component's
-// smallest vertex). Edge directions are ignored, so for a non-symmetric w
-// these are the weakly connected components. A nil w has no components.
-// w must be a valid (see CSR.Validate) square matrix; Components panics
-// otherwise (a programmer error).
-func Components(w *CSR) (count int, label []int) {
-	if w == nil {
-		return 0, nil
-	}
-	if w.Rows != w.Cols {
-		panic("linalg: Components: weight matrix is not square")
-	}
-	n := w.Rows
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	for i := 0; i < n; i++ {
-		for k := w.RowPtr[i]; k < w.RowPtr[i+1]; k++ {
-			if w.Val[k] == 0 {
-				continue
-			}
-			a, b := find(i), find(w.ColIdx[k])
-			if a != b {
-				if a < b {
-					parent[b] = a
-				} else {
-					parent[a] = b
-				}
-			}
-		}
-	}
-	label = make([]int, n)
-	rootLabel := make([]int, n)
-	for i := range rootLabel {
-		rootLabel[i] = -1
-	}
-	for i := 0; i < n; i++ {
-		r := find(i)
-		if rootLabel[r] < 0 {
-			rootLabel[r] = count
-			count++
-		}
-		label[i] = rootLabel[r]
-	}
-	return count, label
 }

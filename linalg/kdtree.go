@@ -22,6 +22,7 @@ type kdTree struct {
 	axis   []float64 // unit principal direction of leaf v is axis[v*p:(v+1)*p]
 	proj   []float64 // projection of the point at tree position t on its leaf axis
 	rmax   []float64 // largest rad in leaf v
+	tolAbs float64   // absolute margin of the leaf tests: sqrt(p) 2^-536
 }
 
 type kdNode struct {
@@ -38,7 +39,7 @@ const kdLeafSize = 32
 func buildKDTree(x *mat.Dense) *kdTree {
 	n, p := x.Dims()
 	raw := x.RawMatrix()
-	t := &kdTree{p: p, perm: make([]int, n)}
+	t := &kdTree{p: p, perm: make([]int, n), tolAbs: math.Sqrt(float64(p)) * 0x1p-536}
 	for i := range t.perm {
 		t.perm[i] = i
 	}
@@ -131,8 +132,19 @@ func buildKDTree(x *mat.Dense) *kdTree {
 			for _, x := range tmp {
 				nrm += x * x
 			}
-			if nrm == 0 {
-				break
+			if !(nrm >= 0x1p-1000 && nrm <= 0x1p1000) {
+				// The squares left the normal range (a leaf of tiny or
+				// huge spread): divide by the largest component first,
+				// so that u stays a unit vector.
+				big := maxAbsOf(tmp)
+				if big == 0 {
+					break
+				}
+				nrm = 0
+				for d, x := range tmp {
+					tmp[d] = x / big
+					nrm += tmp[d] * tmp[d]
+				}
 			}
 			nrm = math.Sqrt(nrm)
 			for d := range u {
@@ -322,7 +334,10 @@ func (t *kdTree) search(v int, q []float64, self int, rd float64, s *kdSearch) {
 			// centre differ by at most sqrt(w) (the annulus test in
 			// scanLeaf). The margin 1e-9 relative covers the
 			// rounding of the projections, the radii, the axis norm and
-			// sqDist (each about (p+2)u relative) for any p below 1e6.
+			// sqDist (each about (p+2)u relative) for any p below 1e6;
+			// the absolute term t.tolAbs covers squares that underflow
+			// (each loses less than 2^-1074, so sqrt(p) 2^-537 bounds
+			// what that does to a distance).
 			c := t.center[v*p : (v+1)*p]
 			u := t.axis[v*p : (v+1)*p]
 			var r2, qa float64
@@ -334,7 +349,7 @@ func (t *kdTree) search(v int, q []float64, self int, rd float64, s *kdSearch) {
 			r := math.Sqrt(r2)
 			sw := math.Sqrt(w)
 			projs := t.proj[start:end]
-			tol := 1e-9 * (r + sw + t.rmax[v])
+			tol := 1e-9*(r+sw+t.rmax[v]) + t.tolAbs
 			lo, hi := qa-sw-tol, qa+sw+tol
 			a, b := 0, len(projs)
 			for a < b && projs[a] < lo {

@@ -20,7 +20,7 @@ type Validator interface {
 }
 
 func validateKernel(op string, k Kernel) error {
-	if isNil(k) {
+	if IsNil(k) {
 		return newErr(ErrSettings, op, "kernel is nil")
 	}
 	if v, ok := k.(Validator); ok {
@@ -46,7 +46,9 @@ func dot(x, z []float64) float64 {
 	return s
 }
 
-// Linear is the linear kernel k(x, z) = x.z.
+// Linear is the linear kernel k(x, z) = x.z. Its Eval, like Polynomial's,
+// returns what float64 arithmetic gives (±Inf or NaN when the value
+// overflows); the Gram builders report such overflows as errors.
 type Linear struct{}
 
 // Eval returns x.z.
@@ -122,10 +124,29 @@ type RBF struct {
 	Gamma float64
 }
 
-// Eval returns exp(-Gamma ||x-z||^2).
+// Eval returns exp(-Gamma ||x-z||^2). A squared distance that overflows
+// or leaves the normal range is recomputed on x and z scaled by an exact
+// power of two, so that the value is correct for any finite vectors.
 func (k RBF) Eval(x, z []float64) float64 {
 	checkLen(x, z)
-	return math.Exp(-k.Gamma * sqDist(x, z))
+	d := sqDist(x, z)
+	if d == 0 || (d >= 0x1p-1000 && d <= 0x1p1000) {
+		return math.Exp(-k.Gamma * d)
+	}
+	m := max(maxAbsOf(x), maxAbsOf(z))
+	e := rangeScale(m, 4*len(x))
+	if e == 0 || !(m <= math.MaxFloat64) {
+		// Magnitudes in the safe range: d is as accurate as it gets.
+		return math.Exp(-k.Gamma * d)
+	}
+	f := math.Ldexp(1, -e)
+	var s float64
+	for i, v := range x {
+		t := v*f - z[i]*f
+		s += t * t
+	}
+	gm, ge := math.Frexp(k.Gamma)
+	return math.Exp(-math.Ldexp(s*gm, ge+2*e))
 }
 
 // Validate checks that Gamma is positive and finite.

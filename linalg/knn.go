@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"context"
+	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -123,41 +124,117 @@ func (h *nbrHeap) sortAscending() {
 // The search is exact. Ties are broken by the smaller index, so the result
 // is deterministic and the same for every method; a point never counts as
 // its own neighbour, but duplicates of it (distance 0) do.
+//
+// Data of any finite magnitude are searched correctly: when the largest
+// entry is beyond about 1e150 or below about 1e-30, the search runs on the
+// data multiplied by an exact power of two (a copy, O(n p)), which keeps
+// the order and the ties of the distances, and dist2 is converted back.
+// dist2 then holds the squared distances rounded once to float64: for
+// distinct points closer than about 1e-154 that value is subnormal or 0,
+// but the neighbours and their order are still the true ones, found on the
+// scaled distances (only distances below about 1e-130 times the largest
+// entry vanish even then, and tie). If a returned squared distance exceeds
+// the float64 range (points farther apart than about 1.3e154),
+// NearestNeighbors fails with ErrDegenerate rather than return +Inf: scale
+// the data, or use KNNGraph, which does not need the distances themselves.
 func NearestNeighbors(ctx context.Context, x *mat.Dense, k int, method KNNMethod) (idx []int, dist2 []float64, err error) {
 	const op = "NearestNeighbors"
 	if err := checkCtx(op, ctx); err != nil {
 		return nil, nil, err
 	}
-	n, p, err := checkData(op, x)
+	n, p, maxAbs, err := checkDataMax(op, x)
 	if err != nil {
 		return nil, nil, err
 	}
 	if k < 1 || k >= n {
 		return nil, nil, newErr(ErrSettings, op, "k = %d must satisfy 1 <= k <= n-1 = %d", k, n-1)
 	}
-	useTree := false
-	switch method {
-	case KNNAuto:
-		useTree = p <= MaxTreeDim
-	case KNNTree:
-		useTree = true
-	case KNNBrute:
-	case KNNApprox:
+	if method == KNNApprox {
 		return ApproxNearestNeighbors(ctx, x, k, nil)
-	default:
-		return nil, nil, newErr(ErrSettings, op, "unknown method %d", method)
 	}
-	idx = make([]int, n*k)
-	dist2 = make([]float64, n*k)
-	if useTree {
-		err = treeKNN(ctx, x, k, idx, dist2)
-	} else {
-		err = bruteKNN(ctx, x, k, idx, dist2)
+	mode, err := searchMode(op, method, n, p, k)
+	if err != nil {
+		return nil, nil, err
 	}
+	idx, dist2, e2, err := knnSearch(ctx, x, maxAbs, k, mode, ApproxOptions{})
 	if err != nil {
 		return nil, nil, ctxErr(op, err)
 	}
+	if err := unscaleDist2(op, idx, dist2, k, e2, maxAbs); err != nil {
+		return nil, nil, err
+	}
 	return idx, dist2, nil
+}
+
+// knnMode is the search knnSearch runs.
+type knnMode int
+
+const (
+	searchBrute knnMode = iota
+	searchTree
+	searchApprox
+)
+
+// searchMode returns the search that method runs for n points in p
+// dimensions; KNNApprox runs approxKNN only where ApproxNearestNeighbors
+// does.
+func searchMode(op string, method KNNMethod, n, p, k int) (knnMode, error) {
+	switch method {
+	case KNNAuto:
+	case KNNTree:
+		return searchTree, nil
+	case KNNBrute:
+		return searchBrute, nil
+	case KNNApprox:
+		if n > ApproxExactMaxN && 32*float64(k)*float64(k) <= float64(n) {
+			return searchApprox, nil
+		}
+	default:
+		return 0, newErr(ErrSettings, op, "unknown method %d", method)
+	}
+	if p <= MaxTreeDim {
+		return searchTree, nil
+	}
+	return searchBrute, nil
+}
+
+// knnSearch runs the search mode on x (validated; its largest magnitude is
+// maxAbs) and returns the neighbours with their squared distances divided
+// by 2^e2: the data are multiplied by 2^(-e2/2) first when rangeScale asks
+// for it (e2 is 0 otherwise).
+func knnSearch(ctx context.Context, x *mat.Dense, maxAbs float64, k int, mode knnMode, o ApproxOptions) (idx []int, d2 []float64, e2 int, err error) {
+	n, p := x.Dims()
+	e := rangeScale(maxAbs, 4*p)
+	if e != 0 {
+		x = scaledCopy(x, e)
+	}
+	idx, d2 = make([]int, n*k), make([]float64, n*k)
+	switch mode {
+	case searchTree:
+		err = treeKNN(ctx, x, k, idx, d2)
+	case searchApprox:
+		err = approxKNN(ctx, x, k, o, idx, d2)
+	default:
+		err = bruteKNN(ctx, x, k, idx, d2)
+	}
+	return idx, d2, 2 * e, err
+}
+
+// unscaleDist2 multiplies the squared distances d2 (k per row) by 2^e2,
+// or fails with ErrDegenerate when one of them then overflows.
+func unscaleDist2(op string, idx []int, d2 []float64, k, e2 int, maxAbs float64) error {
+	if e2 == 0 {
+		return nil
+	}
+	for a, v := range d2 {
+		if d2[a] = math.Ldexp(v, e2); math.IsInf(d2[a], 1) {
+			return newErr(ErrDegenerate, op,
+				"the squared distance between rows %d and %d (about %s) overflows float64 (entries up to %.3g); "+
+					"scale the data down, or use KNNGraph, which does not return distances",
+				a/k, idx[a], fmtPow2(v, e2), maxAbs)
+		}
+	}
+	return nil
 }
 
 // Block sizes of the brute-force search: a query block of bruteQ rows

@@ -186,18 +186,31 @@ func (l *LowRank) Centered() *LowRank {
 	return &LowRank{V: centredColumns(l.V), Mu: l.Mu}
 }
 
-// lowRankInner returns <K1, K2>_F = sum_ab Mu1_a Mu2_b (v1_a . v2_b)^2.
-func lowRankInner(op string, a, b *LowRank) (float64, error) {
+// checkLowRankPair validates two LowRank kernels of the same size.
+func checkLowRankPair(op string, a, b *LowRank) error {
 	if err := a.validate(op); err != nil {
-		return 0, err
+		return err
 	}
 	if err := b.validate(op); err != nil {
-		return 0, err
+		return err
 	}
 	if a.SymmetricDim() != b.SymmetricDim() {
-		return 0, newErr(ErrShape, op, "kernels have sizes %d and %d", a.SymmetricDim(), b.SymmetricDim())
+		return newErr(ErrShape, op, "kernels have sizes %d and %d", a.SymmetricDim(), b.SymmetricDim())
 	}
-	return lowRankInnerRaw(a, b), nil
+	return nil
+}
+
+// lowRankInner returns <K1, K2>_F = sum_ab Mu1_a Mu2_b (v1_a . v2_b)^2.
+func lowRankInner(op string, a, b *LowRank) (float64, error) {
+	if err := checkLowRankPair(op, a, b); err != nil {
+		return 0, err
+	}
+	if f := lowRankInnerRaw(a, b); isFinite(f) && math.Abs(f) >= 0x1p-1000 {
+		return f, nil
+	}
+	sa, ea := a.unitScaled()
+	sb, eb := b.unitScaled()
+	return innerOutcome(op, lowRankInnerRaw(sa, sb), ea+eb)
 }
 
 func lowRankInnerRaw(a, b *LowRank) float64 {
@@ -217,20 +230,37 @@ func lowRankInnerRaw(a, b *LowRank) float64 {
 }
 
 // FrobeniusNorm returns ||K||_F = sqrt(Mu^T ((V^T V) .* (V^T V)) Mu), or
-// NaN if l is not valid (see Validate).
+// NaN if l is not valid (see Validate). It is computed on V and Mu scaled
+// by exact powers of two when the squared norm overflows or falls below
+// 2^-1000, so it is correct for entries of any finite magnitude; a norm
+// beyond the float64 range is +Inf.
 func (l *LowRank) FrobeniusNorm() float64 {
 	if l.validate("LowRank.FrobeniusNorm") != nil {
 		return math.NaN()
 	}
-	return math.Sqrt(max(0, lowRankInnerRaw(l, l)))
+	s := lowRankInnerRaw(l, l)
+	if s >= 0x1p-1000 && s <= math.MaxFloat64 {
+		return math.Sqrt(s)
+	}
+	sl, e := l.unitScaled() // K = K' 2^e
+	return math.Ldexp(math.Sqrt(max(0, lowRankInnerRaw(sl, sl))), e)
 }
 
 func lowRankAlignment(op string, a, b *LowRank) (float64, error) {
-	num, err := lowRankInner(op, a, b)
-	if err != nil {
+	if err := checkLowRankPair(op, a, b); err != nil {
 		return 0, err
 	}
-	return alignRatio(op, num, lowRankInnerRaw(a, a), lowRankInnerRaw(b, b))
+	if r, f := lowRankRatio(a, b); f == alignOK {
+		return r, nil
+	}
+	a, _ = a.unitScaled()
+	b, _ = b.unitScaled()
+	r, f := lowRankRatio(a, b)
+	return alignOutcome(op, r, f)
+}
+
+func lowRankRatio(a, b *LowRank) (float64, alignFault) {
+	return alignRatio(lowRankInnerRaw(a, b), lowRankInnerRaw(a, a), lowRankInnerRaw(b, b))
 }
 
 // targetAlignment computes A(K, yy^T) (or its centred version) as
@@ -242,6 +272,15 @@ func (l *LowRank) targetAlignment(op string, y []float64, centred bool) (float64
 	if err := checkVec(op, y, l.SymmetricDim()); err != nil {
 		return 0, err
 	}
+	if r, f := l.vectorRatio(y, centred); f == alignOK {
+		return r, nil
+	}
+	sl, _ := l.unitScaled()
+	r, f := sl.vectorRatio(unitScaledVec(y), centred)
+	return alignOutcome(op, r, f)
+}
+
+func (l *LowRank) vectorRatio(y []float64, centred bool) (float64, alignFault) {
 	k := l
 	if centred {
 		y = centredVec(y)
@@ -255,7 +294,7 @@ func (l *LowRank) targetAlignment(op string, y []float64, centred bool) (float64
 		num += m * p[a] * p[a]
 	}
 	yy := dot(y, y)
-	return alignRatio(op, num, lowRankInnerRaw(k, k), yy*yy)
+	return alignRatio(num, lowRankInnerRaw(k, k), yy*yy)
 }
 
 // targetAlignmentFactor computes A(K, YY^T) (or its centred version) with
@@ -267,6 +306,15 @@ func (l *LowRank) targetAlignmentFactor(op string, y *mat.Dense, centred bool) (
 	if err := checkFactor(op, y, l.SymmetricDim()); err != nil {
 		return 0, err
 	}
+	if r, f := l.factorRatio(y, centred); f == alignOK {
+		return r, nil
+	}
+	sl, _ := l.unitScaled()
+	r, f := sl.factorRatio(unitScaledDense(y), centred)
+	return alignOutcome(op, r, f)
+}
+
+func (l *LowRank) factorRatio(y *mat.Dense, centred bool) (float64, alignFault) {
 	k := l
 	if centred {
 		y = centredColumns(y)
@@ -280,7 +328,7 @@ func (l *LowRank) targetAlignmentFactor(op string, y *mat.Dense, centred bool) (
 		row := raw.Data[a*raw.Stride : a*raw.Stride+raw.Cols]
 		num += m * dot(row, row)
 	}
-	return alignRatio(op, num, lowRankInnerRaw(k, k), gramFrob2(y))
+	return alignRatio(num, lowRankInnerRaw(k, k), gramFrob2(y))
 }
 
 // Alignment returns A(l, o) without forming either matrix.

@@ -198,7 +198,7 @@ func TestBracketMedian(t *testing.T) {
 			}
 			// medianGamma (the MedianGamma path) on the same values.
 			if want > 0 {
-				gm, err := medianGamma("test", slices.Clone(v))
+				gm, err := medianGamma("test", slices.Clone(v), 0)
 				if err != nil || gm != 1/want {
 					t.Errorf("%s m=%d: medianGamma %v (%v), want %v", g.name, m, gm, err, 1/want)
 				}

@@ -105,20 +105,47 @@ func TestNoPanicOnBadInput(t *testing.T) {
 		{"Alignment dense/nil LowRank", func() error { _, err := Alignment(sym, nilLR); return err }},
 		{"Alignment typed nil LowRank", func() error { _, err := Alignment((*LowRank)(nil), sym); return err }},
 		{"Alignment bad LowRank pair", func() error { _, err := Alignment(badLR, lr); return err }},
-		{"Alignment overflow", func() error {
-			big := mat.NewSymDense(2, []float64{1e200, 1e199, 1e199, 1e200})
-			_, err := Alignment(big, big)
+		// Alignments of huge or tiny entries are computed (see
+		// TestExtremeMagnitudeTable); only results beyond float64 fail.
+		{"FrobeniusInner overflow", func() error {
+			big := mat.NewSymDense(2, []float64{1e300, 1e299, 1e299, 1e300})
+			_, err := FrobeniusInner(big, big)
 			return err
 		}},
-		{"TargetAlignment overflow", func() error { _, err := TargetAlignment(sym, []float64{1e200, -1e200, 1e200}); return err }},
-		{"CenteredAlignment overflow", func() error {
-			big := mat.NewSymDense(2, []float64{1e200, -1e199, -1e199, 1e200})
-			_, err := CenteredAlignment(big, sym.SliceSym(0, 2).(*mat.SymDense))
+		{"Center overflow", func() error {
+			// The centred diagonal is 4/3 of 1.7e308.
+			m := 1.7e308
+			big := mat.NewSymDense(3, []float64{m, -m, -m, -m, m, -m, -m, -m, m})
+			return Center(&mat.SymDense{}, big)
+		}},
+		{"CosineNormalize overflow", func() error {
+			return CosineNormalize(&mat.SymDense{}, mat.NewSymDense(2, []float64{1e-300, 1e300, 1e300, 1e-300}))
+		}},
+		{"Gram linear overflow", func() error { _, err := Gram(ctx, Linear{}, mat.NewDense(2, 1, []float64{1e200, -1e200})); return err }},
+		{"Cross polynomial overflow", func() error {
+			_, err := Cross(ctx, Quadratic(), mat.NewDense(1, 1, []float64{1e100}), mat.NewDense(1, 1, []float64{1e60}))
 			return err
 		}},
-		{"LowRank Alignment overflow", func() error {
-			l, _ := NewLowRank(mat.NewDense(2, 1, []float64{1e100, 1e100}), []float64{1e100})
-			_, err := l.Alignment(l)
+		{"NearestNeighbors overflow", func() error {
+			_, _, err := NearestNeighbors(ctx, mat.NewDense(3, 1, []float64{-1e300, 0, 1e300}), 1, KNNAuto)
+			return err
+		}},
+		{"SquaredDistances overflow", func() error {
+			return SquaredDistances(ctx, &mat.SymDense{}, mat.NewDense(2, 1, []float64{-1e300, 1e300}))
+		}},
+		{"Scaler far point", func() error {
+			s, _ := FitScaler(mat.NewDense(2, 1, []float64{0, 1e-10}), ZScore)
+			_, err := s.Transform(mat.NewDense(1, 1, []float64{1.7e308}))
+			return err
+		}},
+		{"Laplacian degree overflow", func() error {
+			w, _ := CSRFromTriplets(3, 3, []Triplet{{0, 1, 1.5e308}, {1, 0, 1.5e308}, {0, 2, 1.5e308}, {2, 0, 1.5e308}})
+			_, err := Laplacian(w, Combinatorial)
+			return err
+		}},
+		{"NormalizedAffinity degree overflow", func() error {
+			w, _ := CSRFromTriplets(3, 3, []Triplet{{0, 1, 1.5e308}, {1, 0, 1.5e308}, {0, 2, 1.5e308}, {2, 0, 1.5e308}})
+			_, _, err := NormalizedAffinity(w)
 			return err
 		}},
 		{"FrobeniusInner nil", func() error { _, err := FrobeniusInner(sym, nil); return err }},

@@ -70,8 +70,13 @@ func FitScaler(x *mat.Dense, method ScaleMethod) (*Scaler, error) {
 			}
 			s.Shift[d] = lo[d]
 			s.Factor[d] = 1 / (hi[d] - lo[d])
-			if !isFinite(hi[d]-lo[d]) || s.Factor[d] == 0 || !isFinite(s.Factor[d]) {
-				return nil, newErr(ErrDegenerate, op, "column %d: range [%v, %v] overflows; rescale the data", d, lo[d], hi[d])
+			if !isFinite(hi[d]-lo[d]) || s.Factor[d] == 0 {
+				return nil, newErr(ErrDegenerate, op, "column %d: range [%v, %v] overflows float64; scale the data down", d, lo[d], hi[d])
+			}
+			if !isFinite(s.Factor[d]) {
+				return nil, newErr(ErrDegenerate, op,
+					"column %d: range %v is too small: its inverse, the scaling factor, overflows float64; scale the data up",
+					d, hi[d]-lo[d])
 			}
 		}
 		return s, nil
@@ -137,7 +142,9 @@ func FitScaler(x *mat.Dense, method ScaleMethod) (*Scaler, error) {
 		if sd > 0 {
 			s.Factor[d] = 1 / sd
 			if !isFinite(s.Factor[d]) {
-				return nil, newErr(ErrDegenerate, op, "column %d: standard deviation %v is too small to invert", d, sd)
+				return nil, newErr(ErrDegenerate, op,
+					"column %d: standard deviation %v is too small: its inverse, the scaling factor, overflows float64; scale the data up",
+					d, sd)
 			}
 		}
 	}
@@ -156,7 +163,11 @@ func (s *Scaler) Transform(x *mat.Dense) (*mat.Dense, error) {
 // TransformTo stores the scaled x in dst, which may be x itself (in place),
 // an empty matrix (allocated) or a matrix of the same shape; any other
 // overlap of dst and x is handled through a temporary. A nil Scaler
-// returns an error wrapping ErrSettings.
+// returns an error wrapping ErrSettings. A point far outside the training
+// range can have a scaled value beyond the float64 range: TransformTo then
+// fails with ErrDegenerate, before writing anything, rather than store
+// Inf. The entries are checked one by one only when a bound from the
+// largest entry of x and the scaler allows an overflow.
 func (s *Scaler) TransformTo(dst, x *mat.Dense) error {
 	const op = "Scaler.TransformTo"
 	if s == nil {
@@ -165,16 +176,31 @@ func (s *Scaler) TransformTo(dst, x *mat.Dense) error {
 	if dst == nil {
 		return newErr(ErrShape, op, "destination is nil")
 	}
-	n, p, err := checkData(op, x)
+	n, p, maxAbs, err := checkDataMax(op, x)
 	if err != nil {
 		return err
 	}
 	if p != len(s.Shift) || p != len(s.Factor) {
 		return newErr(ErrShape, op, "data has %d columns, scaler was fitted on %d", p, len(s.Shift))
 	}
+	safe := true
 	for j := range s.Shift {
 		if !isFinite(s.Shift[j]) || !isFinite(s.Factor[j]) {
 			return newErr(ErrNonFinite, op, "scaler column %d has shift %v and factor %v", j, s.Shift[j], s.Factor[j])
+		}
+		// |(v - shift) factor| <= (max|x| + |shift|) |factor|.
+		safe = safe && (maxAbs+math.Abs(s.Shift[j]))*math.Abs(s.Factor[j]) <= 0x1p1020
+	}
+	if !safe {
+		raw := x.RawMatrix()
+		for i := 0; i < n; i++ {
+			for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+p] {
+				if r := affine(v, s.Shift[j], s.Factor[j]); !isFinite(r) {
+					return newErr(ErrDegenerate, op,
+						"entry (%d,%d) = %v scales to (x - %v) * %v, beyond the float64 range: the point lies far outside the training range",
+						i, j, v, s.Shift[j], s.Factor[j])
+				}
+			}
 		}
 	}
 	if partialAlias(dst, x) {
@@ -185,8 +211,35 @@ func (s *Scaler) TransformTo(dst, x *mat.Dense) error {
 	} else if r, c := dst.Dims(); r != n || c != p {
 		return newErr(ErrShape, op, "destination is %dx%d, want %dx%d", r, c, n, p)
 	}
+	if !safe {
+		s.applyAffine(dst.RawMatrix(), x.RawMatrix())
+		return nil
+	}
 	s.apply(dst.RawMatrix(), x.RawMatrix())
 	return nil
+}
+
+// affine returns (v - shift) factor, also when v - shift overflows but the
+// product does not (then |factor| < 1 and both terms of
+// v factor - shift factor are finite).
+func affine(v, shift, factor float64) float64 {
+	if r := (v - shift) * factor; isFinite(r) {
+		return r
+	}
+	return v*factor - shift*factor
+}
+
+// applyAffine is apply through affine, for data whose scaled values were
+// checked.
+func (s *Scaler) applyAffine(out, in blas64.General) {
+	p := in.Cols
+	for i := 0; i < in.Rows; i++ {
+		src := in.Data[i*in.Stride : i*in.Stride+p]
+		d := out.Data[i*out.Stride : i*out.Stride+p]
+		for j, v := range src {
+			d[j] = affine(v, s.Shift[j], s.Factor[j])
+		}
+	}
 }
 
 // apply writes the scaled rows of in to out (same shape; out may be in).

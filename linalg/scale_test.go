@@ -10,8 +10,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
-
-	"ukm/internal/datatest"
 )
 
 func TestScaler(t *testing.T) {
@@ -120,55 +118,6 @@ func TestBandwidth(t *testing.T) {
 	}
 	if _, err := MeanGamma(ctx, mat.NewDense(1, 1, []float64{2}), nil); !errors.Is(err, ErrEmpty) {
 		t.Fatalf("n=1: got %v", err)
-	}
-}
-
-// TestRealData runs the graph and kernel builders on data sets with
-// duplicate rows and constant columns.
-func TestRealData(t *testing.T) {
-	ctx := context.Background()
-	for _, name := range []string{"ionosphere", "flare-solar", "heart"} {
-		set := datatest.Load(t, name)
-		x, _, err := FitTransform(set.X, ZScore)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, _ := x.Dims()
-		for _, r := range x.RawMatrix().Data {
-			if math.IsNaN(r) {
-				t.Fatalf("%s: NaN after scaling", name)
-			}
-		}
-		gamma, err := MedianGamma(ctx, x, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		k, err := Gram(ctx, RBF{Gamma: gamma}, x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		labels := make([]float64, n)
-		for i, c := range set.Y {
-			labels[i] = 2*float64(c) - 1
-		}
-		a, err := TargetAlignment(k, labels)
-		if err != nil || a <= 0 || a > 1 {
-			t.Fatalf("%s: alignment %v (%v)", name, a, err)
-		}
-		for _, m := range []KNNMethod{KNNTree, KNNBrute} {
-			ti, td, err := NearestNeighbors(ctx, x, 10, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wi, wd := refKNN(x, 10)
-			if !slices.Equal(ti, wi) || !slices.Equal(td, wd) {
-				t.Fatalf("%s method %d: kNN differs from reference", name, m)
-			}
-		}
-		w, err := KNNGraph(ctx, x, 10, &GraphOptions{Weight: Heat})
-		if err != nil || !w.IsSymmetric() {
-			t.Fatalf("%s: graph %v", name, err)
-		}
 	}
 }
 

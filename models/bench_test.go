@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"ukm/internal/datatest"
+	"ukm/dataset/datatest"
 	"ukm/models/klr"
 	"ukm/models/spectral"
 )

@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/datatest"
+	"ukm/dataset/datatest"
 	"ukm/linalg"
 )
 

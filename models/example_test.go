@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/dataset"
+	"ukm/dataset"
 	"ukm/models"
 	"ukm/models/active"
 )

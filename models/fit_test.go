@@ -9,8 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/dataset"
-	"ukm/internal/datatest"
+	"ukm/dataset"
+	"ukm/dataset/datatest"
 	"ukm/models/klr"
 	"ukm/models/spectral"
 )

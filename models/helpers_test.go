@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"ukm/internal/dataset"
+	"ukm/dataset"
 )
 
 // circles returns the two-circles set, failing the test on error.

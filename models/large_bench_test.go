@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"ukm/internal/dataset"
-	"ukm/internal/datatest"
+	"ukm/dataset"
+	"ukm/dataset/datatest"
 )
 
 // BenchmarkLargeN times a whole fit against n on the clustered synthetic

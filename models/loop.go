@@ -27,7 +27,14 @@ type LoopOptions struct {
 	LearnKernel bool
 	// Selector picks the points to query from the class probabilities of
 	// the unlabeled points. Nil means active.Entropy{} (KDD'06 eq. 19). An
-	// active.Random selector gets the round index as its Round.
+	// active.Random selector gets the round index as its Round. An
+	// active.FeatureSelector (active.Fisher, batch-mode active learning by
+	// Fisher information; active.KCenter) also receives the unlabeled
+	// points' feature vectors through SelectFeatures: their rows of the
+	// learned feature map Phi = V diag(sqrt(mu)) of the round for the
+	// spectral designs, their initial-kernel values K0(x, X_L) against the
+	// labeled points for Design Standard — the space where the round's KLR
+	// is linear (its intercept, with Options.Bias, is left out).
 	Selector active.Selector
 	// Batch is the number of points queried per round; zero means 1
 	// (KDD'06 Table 3 uses 10).
@@ -71,7 +78,10 @@ type Round struct {
 // UKLR returns loop options for Unified Kernel Logistic Regression (KDD'06
 // Fig. 6): the spectral kernel (opt.Design, SKL by default) is re-learned
 // every round and the points of maximal entropy are queried, batch per
-// round, budget in total.
+// round, budget in total. Setting the Selector of the result to
+// active.Fisher{} makes it the unified loop of Hoi's thesis: the kernel is
+// learned every round and each batch is chosen by Fisher information on
+// that round's learned feature map.
 func UKLR(opt Options, budget, batch int) *LoopOptions {
 	return &LoopOptions{Options: opt, LearnKernel: true, Selector: active.Entropy{}, Budget: budget, Batch: batch}
 }
@@ -98,11 +108,8 @@ func KLRRand(opt Options, budget, batch int) *LoopOptions {
 // standard returns opt with the Standard design and no spectral knobs.
 func standard(opt Options) Options {
 	opt.Design = Standard
-	opt.Decay, opt.D, opt.EnergyFraction, opt.Alpha, opt.Sigma2, opt.Eps, opt.Custom = 0, 0, 0, 0, 0, 0, nil
-	if opt.Classifier != SVM {
-		opt.C = 0
-	}
-	return opt
+	opt.D, opt.EnergyFraction = 0, 0
+	return opt.Trim()
 }
 
 // loop is the state of an active-learning run. Its buffers are sized once
@@ -129,6 +136,7 @@ type loop struct {
 	kll     []float64
 
 	dec, w   []float64 // decision values n x models, weight scratch
+	feat     []float64 // features of the unlabeled points (FeatureSelector)
 	probs    []float64 // |U| x c
 	pred     []int     // n
 	prevPred []int     // n
@@ -242,27 +250,33 @@ func Loop(ctx context.Context, x *mat.Dense, labeled []int, labels []int, oracle
 		stop := spent >= o.Budget || len(lp.unl) == 0 ||
 			(o.EntropyStop > 0 && rd.MaxEntropy < o.EntropyStop) ||
 			(o.StopUnchanged && unchanged)
+		// A failure after the fit still reports the fitted round (without
+		// queries), so the caller loses nothing that was computed.
+		fail := func(err error) (*Model, []Round, error) {
+			rd.Times.Select = time.Since(t0)
+			return lp.model(), append(rounds, rd), err
+		}
 		if !stop {
 			k := min(o.Batch, o.Budget-spent, len(lp.unl))
 			q, err := lp.choose(r, k)
 			if err != nil {
-				return lp.model(), rounds, err
+				return fail(err)
 			}
 			rd.Times.Select = time.Since(t0)
 			got, err := oracle.Label(ctx, q)
 			if err != nil {
-				return lp.model(), rounds, fmt.Errorf("models: oracle: %w", err)
+				return fail(fmt.Errorf("models: oracle: %w", err))
 			}
 			if len(got) != len(q) {
-				return lp.model(), rounds, inputf(linalg.ErrShape, "oracle returned %d labels for %d points", len(got), len(q))
+				return fail(inputf(linalg.ErrShape, "oracle returned %d labels for %d points", len(got), len(q)))
 			}
 			for a, y := range got {
 				if y < 0 || y >= pr.classes {
-					return lp.model(), rounds, inputf(linalg.ErrLabels, "oracle label %d for point %d outside the %d classes", y, q[a], pr.classes)
+					return fail(inputf(linalg.ErrLabels, "oracle label %d for point %d outside the %d classes", y, q[a], pr.classes))
 				}
 			}
 			if err := lp.add(ctx, q, got); err != nil {
-				return lp.model(), rounds, err
+				return fail(err)
 			}
 			spent += len(q)
 			rd.Queried = q

@@ -110,6 +110,11 @@ func (lp *loop) choose(r, k int) ([]int, error) {
 		if rows, err = s.Select(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), k); err != nil {
 			return nil, fmt.Errorf("models: selection: %w", err)
 		}
+	case active.FeatureSelector:
+		var err error
+		if rows, err = s.SelectFeatures(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), lp.poolFeatures(), k); err != nil {
+			return nil, fmt.Errorf("models: selection: %w", err)
+		}
 	default:
 		var err error
 		if rows, err = s.Select(lp.sel[:0], mat.NewDense(u, c, lp.probs[:u*c]), k); err != nil {
@@ -127,6 +132,33 @@ func (lp *loop) choose(r, k int) ([]int, error) {
 		q[a] = lp.unl[row]
 	}
 	return q, nil
+}
+
+// poolFeatures returns the feature vectors of the unlabeled points, one row
+// per point in the order of lp.unl, in the space where the classifier is
+// linear: the rows of Phi = V diag(sqrt(mu)) for the spectral designs, the
+// initial-kernel columns K0(x, X_L) of the labeled points for Design
+// Standard (kernel KLR is linear in its coefficients on them). The buffer
+// is reused between rounds.
+func (lp *loop) poolFeatures() *mat.Dense {
+	u := len(lp.unl)
+	if basis := lp.pr.basis; basis != nil {
+		_, d := basis.V.Dims()
+		lp.feat = slices.Grow(lp.feat[:0], u*d)[:u*d]
+		for a, i := range lp.unl {
+			row := lp.feat[a*d : (a+1)*d]
+			for j, v := range basis.V.RawRowView(i)[:d] {
+				row[j] = v * lp.smu[j]
+			}
+		}
+		return mat.NewDense(u, d, lp.feat)
+	}
+	l := len(lp.lab)
+	lp.feat = slices.Grow(lp.feat[:0], u*l)[:u*l]
+	for a, i := range lp.unl {
+		copy(lp.feat[a*l:(a+1)*l], lp.kall.RawRowView(i)[:l])
+	}
+	return mat.NewDense(u, l, lp.feat)
 }
 
 // topEntropy returns the rows of the k largest entropies, largest first,

@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/datatest"
+	"ukm/dataset/datatest"
 	"ukm/linalg"
 	"ukm/models/active"
 )
@@ -324,5 +324,27 @@ func TestLoopCancel(t *testing.T) {
 	}
 	if len(rounds) != 2 || m == nil {
 		t.Fatalf("%d rounds, model %v; want 2 rounds and the last model", len(rounds), m != nil)
+	}
+}
+
+// failingSelector fails every call.
+type failingSelector struct{}
+
+func (failingSelector) Select(dst []int, probs mat.Matrix, k int) ([]int, error) {
+	return dst, errors.New("selector failed")
+}
+
+// A selector or oracle failure after round 0 was fitted still returns that
+// round (and the model), with the error.
+func TestLoopKeepsFittedRound(t *testing.T) {
+	s := circles(t, 30, 0.1, 1)
+	lab, ys, _ := pickLabeled(s.Y, 4, 1)
+	o := &LoopOptions{Options: Options{Lambda: 0.1}, Selector: failingSelector{}, Budget: 4, Batch: 2}
+	m, rounds, err := Loop(context.Background(), s.X, lab, ys, active.GroundTruth(s.Y), o)
+	if err == nil || len(rounds) != 1 || m == nil {
+		t.Fatalf("Loop = (%v, %d rounds, %v), want the fitted round 0 and the error", m != nil, len(rounds), err)
+	}
+	if rounds[0].Queried != nil || rounds[0].Labeled != 4 {
+		t.Errorf("round 0 = %+v", rounds[0])
 	}
 }

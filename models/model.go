@@ -52,6 +52,7 @@ type Model struct {
 	pr      *prep
 	classes int
 	names   []string // class names (FitLabels); nil means "0", "1", ...
+	custom  string   // the name of the Custom design of a loaded model
 	labeled []int
 	labels  []int
 

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/datatest"
+	"ukm/dataset/datatest"
 )
 
 // TestNystromTrainingPoints: for a training point x_j the extension

@@ -449,6 +449,38 @@ func (s StageTimes) Total() time.Duration {
 	return s.Kernel + s.Eig + s.Design + s.Fit + s.Select
 }
 
+// Trim returns o with every knob that its design and classifier do not use
+// set to zero (see checkKnobs), so that one Options can serve several
+// designs: Decay outside SKL and MM, Sigma2 outside Diffusion, Eps outside
+// GaussianField, Alpha outside label spreading, C without an SVM, Lambda and
+// Bias without KLR, Custom outside the Custom design. Under Auto the design
+// knobs and the classifier's are all trimmed (the candidates set them).
+func (o Options) Trim() Options {
+	d, c := o.Design, o.Classifier
+	if d != SKL && d != MM {
+		o.Decay = 0
+	}
+	if d != Diffusion {
+		o.Sigma2 = 0
+	}
+	if d != GaussianField {
+		o.Eps = 0
+	}
+	if d != LabelSpreading && c != Spread {
+		o.Alpha = 0
+	}
+	if c != SVM && d != MM {
+		o.C = 0
+	}
+	if c != KLR || d == Auto {
+		o.Lambda, o.Bias = 0, false
+	}
+	if d != Custom {
+		o.Custom = nil
+	}
+	return o
+}
+
 // checkKnobs rejects a setting that the chosen design or classifier would
 // ignore: a knob that does nothing is an error, not silence. Under Auto
 // the candidates set the design knobs, so none may be given.

@@ -105,3 +105,22 @@ func TestSelectNoSettingsSkips(t *testing.T) {
 		}
 	}
 }
+
+// Trim leaves only the knobs a design uses, so the trimmed options pass the
+// knob check for every design and classifier.
+func TestTrim(t *testing.T) {
+	all := Options{Decay: 3, Sigma2: 2, Eps: 0.1, Alpha: 0.5, C: 10, Lambda: 0.1, Bias: true, Custom: spectral.Cluster{}}
+	for d := SKL; d <= Custom; d++ {
+		for _, c := range []ClassifierKind{KLR, SVM, Spread} {
+			o := all
+			o.Design, o.Classifier = d, c
+			r := resolved{Options: o.Trim()}
+			if err := r.checkKnobs(); err != nil {
+				t.Errorf("%v/%v: %v", d, c, err)
+			}
+		}
+	}
+	if got := (Options{Decay: 3, Lambda: 0.1}).Trim(); got.Decay != 3 || got.Lambda != 0.1 {
+		t.Errorf("Trim dropped knobs SKL/KLR uses: %+v", got)
+	}
+}

@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/dataset"
+	"ukm/dataset"
 	"ukm/linalg"
 )
 

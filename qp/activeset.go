@@ -19,22 +19,44 @@ var _ Solver = (*ActiveSet)(nil)
 // definite (adding temporary bounds x_j = const if needed) and follows a
 // zero-curvature direction to the next blocking constraint when deleting a
 // constraint makes it singular; a zero-curvature direction with no blocking
-// constraint proves the problem Unbounded. A feasible start is found by a phase 1
-// that minimizes a single violation variable s >= 0 (started at the largest
-// violation) with the same method; s > 0 at its optimum proves infeasibility. Degenerate cycling is prevented by
-// switching to Bland's smallest-index rule after repeated zero steps.
+// constraint proves the problem Unbounded.
+//
+// A feasible start is found by a phase 1 that minimizes a single violation
+// variable s >= 0 (started at the largest violation) with the same method,
+// inside an artificial box on the variables without bounds and stopping as
+// soon as s reaches 0; its end point is checked against the rows and phase 1
+// restarted from there if rounding left them violated. s > 0 at its optimum
+// proves infeasibility only together with a certificate: the phase-1
+// multipliers, refined, must make a Farkas certificate that verifies (see
+// Farkas and Result.Farkas); if they do not, the box is widened and dropped,
+// and without a verified certificate the outcome is NumericalFailure, never
+// Infeasible.
+//
+// Degeneracy. Problems whose rows and columns differ in scale by orders of
+// magnitude are solved in equilibrated variables (Ruiz scaling by powers of
+// two; answers, multipliers and certificates are mapped back and measured on
+// the problem given). Where many constraints are active at once (redundant,
+// duplicated and ranged rows, zero multipliers), repeated zero steps first
+// switch on a perturbation that relaxes the inequalities and bounds by
+// distinct amounts of relative size 1e-11, removed at the end with a
+// refinement onto the working set; Bland's smallest-index rule is the last
+// resort against cycling. A blocking row found dependent on the working set
+// is skipped until a constraint leaves it.
 //
 // A cold start of a strictly convex problem with dense rows is first handed to
 // GoldfarbIdnani (a dual crash; see Solve), which needs far fewer iterations.
 //
 // Each iteration costs O(n²) (O(n·(n + rows)) for the ratio test); the
 // number of iterations is typically a small multiple of the number of active
-// constraints. An ActiveSet holds its workspace, grows it as needed and
-// re-solves problems of the same size without allocating. It is not safe for
-// concurrent use.
+// constraints; equilibration costs O(n² + rows·n) per Ruiz pass (at most 20).
+// An ActiveSet holds its workspace, grows it as needed and re-solves problems
+// of the same size without allocating (except for the eigendecomposition of a
+// slightly indefinite H, see Settings.PSDTol). It is not safe for concurrent
+// use.
 type ActiveSet struct {
 	Settings Settings
-	// NoDualCrash disables the dual crash of a cold start (see Solve).
+	// NoDualCrash disables the dual method's two roles (see Solve): the
+	// crash of a cold start and the fallback after a NumericalFailure.
 	NoDualCrash bool
 
 	p        *Problem
@@ -54,6 +76,8 @@ type ActiveSet struct {
 	m        int       // working-set size
 	work     []int     // working-set ids
 	inWS     []bool    // by id
+	skip     []bool    // by id: found dependent on the working set when blocking (see run)
+	nskip    int       // number of true entries of skip
 	tempX    []float64 // temporary bound values
 	singular bool
 	atMin    bool
@@ -61,7 +85,9 @@ type ActiveSet struct {
 	x, g, p_, w, v, lam, hz []float64
 	hnorm                   float64
 	bland                   bool
-	refined                 bool // x was refined on the current working set
+	perturbed               bool    // the rhs of inequalities and bounds are relaxed (see perturbation)
+	box                     float64 // phase 1's box |x_j| <= box on variables without bounds (0: none)
+	refined                 bool    // x was refined on the current working set
 	zeroSteps               int
 	iter                    int
 	maxIter                 int
@@ -69,6 +95,8 @@ type ActiveSet struct {
 	rn                      []float64
 	hf                      []float64 // H with both triangles, n×n
 
+	scale    scaling         // equilibration of badly scaled problems
+	reg      regularizer     // H₊ of a slightly indefinite H
 	bak      Result          // first answer while Solve retries (see retryKKT)
 	crash    *GoldfarbIdnani // dual method for the cold-start crash
 	crashRes Result
@@ -101,6 +129,10 @@ func (a *ActiveSet) alloc(n, meq, min int) {
 		a.inWS = make([]bool, nid)
 	}
 	a.inWS = a.inWS[:nid]
+	if cap(a.skip) < nid {
+		a.skip = make([]bool, nid)
+	}
+	a.skip = a.skip[:nid]
 	a.tempX = grow(a.tempX, N)
 	a.x = grow(a.x, N)
 	a.g = grow(a.g, N)
@@ -129,8 +161,11 @@ func (a *ActiveSet) tmpIDs() []int { return a.ids[:0] }
 // from the optimum, adds and drops several times as many. Problems with sparse
 // rows, such as the decay chains of SKL, are left to the primal method: there
 // the start point 0 already has most chain rows active and the dual method is
-// slower. Infeasibility and unboundedness are always decided by the primal
-// method. Set NoDualCrash to turn the crash off.
+// slower. Infeasibility and unboundedness are decided by the primal method,
+// except in the fallback: when the primal method ends in NumericalFailure on a
+// problem with positive definite H, GoldfarbIdnani is run on it and its
+// outcome is reported if it is Optimal or a certified Infeasible (Iterations
+// then counts both). Set NoDualCrash to turn the crash and the fallback off.
 //
 // A warm start (start.X) of the wrong length or with NaN/Inf entries is an
 // error wrapping linalg.ErrInvalid; ids in start.Working outside the problem
@@ -155,7 +190,6 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 	set := a.Settings.resolve(n, meq+min)
 	a.set = set
 	a.alloc(n, meq, min)
-	a.p = p
 	res.Status = linalg.NotRun
 	res.X = grow(res.X, n)
 	res.Ray = res.Ray[:0]
@@ -163,29 +197,64 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 	res.Lower, res.Upper = grow(res.Lower, n), grow(res.Upper, n)
 	res.Iterations, res.Phase1Iterations, res.PolishIterations = 0, 0, 0
 	res.Working = res.Working[:0]
+	res.HShift = 0
+	resetFarkas(res)
+	q := p // the problem solved: p, or p with H regularised
+	ps, st := q, start
+	scaled := a.scale.prepare(q, n, meq, min)
+	if scaled {
+		ps, st = &a.scale.p, a.scale.scaleStart(start)
+	}
 	crashed := false
 	if start == nil || start.X == nil {
 		var err error
-		if crashed, err = a.tryCrash(ctx, p, set, res); err != nil {
+		if crashed, err = a.tryCrash(ctx, ps, set, res); err != nil {
 			if ctx.Err() != nil {
 				return canceled(ctx, opActiveSet, res)
 			}
 			return err
 		}
 		if crashed && res.Status == linalg.Optimal {
+			a.finish(q, scaled, set, res)
 			return nil
 		}
 		if crashed {
 			// not accurate enough: confirm from its point and working set
 			a.crashSt = Start{X: a.crashRes.X, Working: a.crashRes.Working}
-			start = &a.crashSt
+			st = &a.crashSt
 		}
 	}
 	if !set.SkipPSDCheck && !crashed {
-		if err := checkPSD(opActiveSet, p.H, set.PSDTol, a.rz); err != nil {
+		// (a successful crash has shown H positive definite)
+		reg, err := checkPSD(opActiveSet, p.H, set.PSDTol, a.rz)
+		if err != nil {
 			return err
 		}
+		if reg {
+			q = a.reg.apply(p, set.PSDTol)
+			res.HShift = a.reg.shift
+			ps, st = q, start
+			if scaled = a.scale.prepare(q, n, meq, min); scaled {
+				ps, st = &a.scale.p, a.scale.scaleStart(start)
+			}
+		}
 	}
+	if err := a.solve(ctx, ps, st, set, res, crashed); err != nil {
+		return err
+	}
+	a.finish(q, scaled, set, res)
+	if res.Status == linalg.NumericalFailure {
+		return a.fallback(ctx, q, set, res)
+	}
+	return nil
+}
+
+// solve runs phase 1 and phase 2 on the engine's problem p (the problem
+// solved or its scaled copy) from start; crashed says that start is the dual
+// crash's point.
+func (a *ActiveSet) solve(ctx context.Context, p *Problem, start *Start, set Settings, res *Result, crashed bool) error {
+	n, meq, min := a.n, a.meq, a.min
+	a.p = p
 	a.hnorm = 0
 	if p.H != nil {
 		raw := p.H.RawSymmetric()
@@ -201,7 +270,7 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 	if crashed {
 		a.iter = a.crashRes.Iterations
 	}
-	a.bland, a.zeroSteps, a.refined = false, 0, false
+	a.bland, a.zeroSteps, a.refined, a.perturbed = false, 0, false, false
 
 	x := a.x[:n+1]
 	bmax := 0.0
@@ -254,9 +323,6 @@ func (a *ActiveSet) Solve(ctx context.Context, p *Problem, start *Start, res *Re
 		// restart at x from all constraints active there, bounds first.
 		copyResult(&a.bak, res)
 		a.startWorking(a.activeAll(x, set.Tol), set.Tol, true)
-	}
-	if res.Status == linalg.Optimal && res.KKT.Max() > optimalGuard {
-		res.Status = linalg.NumericalFailure
 	}
 	return nil
 }

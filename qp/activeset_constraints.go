@@ -57,20 +57,59 @@ func (a *ActiveSet) rhs(id int) float64 {
 	case 0:
 		return a.p.Beq[j]
 	case 1:
-		return a.p.Bin[j]
+		return a.relax(a.p.Bin[j], k, j)
 	case 2:
 		if j == a.n {
 			return 0
 		}
-		return a.p.lo(j)
+		lo := a.p.lo(j)
+		if a.box > 0 && math.IsInf(lo, -1) {
+			lo = -a.box
+		}
+		return a.relax(lo, k, j)
 	case 3:
 		if j == a.n {
 			return math.Inf(-1)
 		}
-		return -a.p.up(j)
+		up := a.p.up(j)
+		if a.box > 0 && math.IsInf(up, 1) {
+			up = a.box
+		}
+		return a.relax(-up, k, j)
 	default:
 		return a.tempX[j]
 	}
+}
+
+// Perturbation against degeneracy. At a point where many more constraints
+// are active than the working set can hold (duplicated, redundant and
+// ranged rows with l = u, zero multipliers), the method takes step after step
+// of length zero, and Bland's rule, which prevents cycling, needs very many of
+// them. When zero steps repeat, the right-hand sides of the inequalities and
+// bounds are relaxed by distinct amounts δ_i = perturbEta·(1 + |b_i|)·(1 + u_i),
+// u_i in [0, 1) a fixed hash of the constraint: the constraints active at the
+// point separate, every step has a positive length and the objective
+// decreases strictly. The relaxation keeps every feasible point feasible, so
+// phase 1 never declares infeasibility because of it. When phase 2 finds the
+// optimum of the perturbed problem the relaxation is removed and x is refined
+// onto the original working set, which leaves any other constraint violated
+// by at most 2·perturbEta relative, far below Settings.Tol.
+const perturbEta = 1e-11
+
+// relax returns the right-hand side b of constraint (k, j) in ">=" form,
+// lowered by its perturbation when the perturbation is on.
+func (a *ActiveSet) relax(b float64, k, j int) float64 {
+	if !a.perturbed || math.IsInf(b, 0) {
+		return b
+	}
+	h := uint64(k)<<32 ^ uint64(j)
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	u := float64(h>>11) / (1 << 53)
+	return b - perturbEta*(1+math.Abs(b))*(1+u)
 }
 
 // rownorm returns ‖a_id‖ (cached by setNorms).

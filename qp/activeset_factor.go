@@ -87,7 +87,20 @@ func (a *ActiveSet) reset() {
 	for i := range a.inWS {
 		a.inWS[i] = false
 	}
+	a.clearSkip()
 	a.singular, a.atMin = false, false
+}
+
+// clearSkip forgets the rows skipped as dependent on the working set: once a
+// constraint leaves the working set they may no longer be.
+func (a *ActiveSet) clearSkip() {
+	if a.nskip == 0 {
+		return
+	}
+	for i := range a.skip {
+		a.skip[i] = false
+	}
+	a.nskip = 0
 }
 
 // add puts constraint id into the working set; it returns false if its row is
@@ -164,6 +177,7 @@ func (a *ActiveSet) remove(pos int) {
 	}
 	a.m--
 	a.refined = false
+	a.clearSkip()
 	a.border()
 }
 
@@ -202,17 +216,28 @@ func (a *ActiveSet) border() {
 }
 
 // depTol returns the relative size of the null-space component below which a
-// row is treated as linearly dependent on the working set; the ratio test
-// ignores rows with |aᵀp| below twice that, so every blocking row can be added.
-// Phase 2 uses 1e-13, small enough for rows that are independent only through
-// tiny components (the SKL decay chain with δ^(i-1) ≈ 1e12); phase 1 uses 1e-9,
-// because its s column can make nearly dependent rows look independent.
+// row is treated as linearly dependent on the working set. Phase 2 uses
+// ratioTol, small enough for rows that are independent only through tiny
+// components (the SKL decay chain with δ^(i-1) ≈ 1e12); phase 1 uses
+// phase1DepTol, because its s column can make nearly dependent rows look
+// independent (duplicated and redundant rows with different violations),
+// and a working set of such rows has multipliers near 1/phase1DepTol that
+// no certificate survives. A blocking row found dependent is skipped (see
+// run); phase 1's box and the check of its end point keep the steps along
+// which a skipped row could drift short.
 func (a *ActiveSet) depTol() float64 {
 	if a.phase1 {
-		return 1e-9
+		return phase1DepTol
 	}
-	return 1e-13
+	return ratioTol
 }
+
+// phase1DepTol is depTol in phase 1.
+const phase1DepTol = 1e-9
+
+// ratioTol is the relative size of aᵀp, against ‖a‖·‖p‖∞, below which the
+// ratio test takes a row for parallel to the step (rounding of aᵀp).
+const ratioTol = 1e-13
 
 func (a *ActiveSet) curvTol() float64 { return 1e-11 * a.hnorm }
 
@@ -301,17 +326,22 @@ func (a *ActiveSet) startWorking(cands []int, tol float64, boundsFirst bool) {
 
 // multipliers computes λ with g = Σ λ_k a_{work[k]} (valid at a subspace minimizer).
 func (a *ActiveSet) multipliers() {
+	a.solveMult(a.g, a.lam[:a.m])
+}
+
+// solveMult sets out (length m) to R⁻¹Q₁ᵀv, the least-squares combination of
+// the working-set normals closest to v.
+func (a *ActiveSet) solveMult(v, out []float64) {
 	N, m := a.dim, a.m
-	lam := a.lam[:m]
 	if m > 0 {
-		blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: m, Cols: N, Stride: N, Data: a.q}, blas64.Vector{N: N, Data: a.g, Inc: 1}, 0, blas64.Vector{N: m, Data: lam, Inc: 1})
+		blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: m, Cols: N, Stride: N, Data: a.q}, blas64.Vector{N: N, Data: v, Inc: 1}, 0, blas64.Vector{N: m, Data: out, Inc: 1})
 	}
 	for k := m - 1; k >= 0; k-- {
-		s := lam[k]
+		s := out[k]
 		for t := k + 1; t < m; t++ {
-			s -= a.r[k*N+t] * lam[t]
+			s -= a.r[k*N+t] * out[t]
 		}
-		lam[k] = s / a.r[k*N+k]
+		out[k] = s / a.r[k*N+k]
 	}
 }
 

@@ -152,6 +152,11 @@ func (a *ActiveSet) run(ctx context.Context) (linalg.Status, error) {
 				}
 			}
 			if bestPos < 0 {
+				if a.perturbed && !a.phase1 {
+					// optimal for the perturbed constraints: restore them and
+					// refine x onto the working set, then test again
+					a.perturbed, a.refined = false, false
+				}
 				if a.phase1 || a.refined {
 					return linalg.Optimal, nil
 				}
@@ -242,7 +247,7 @@ func (a *ActiveSet) run(ctx context.Context) (linalg.Status, error) {
 		}
 		block, bap := -1, 0.0
 		for id := a.meq; id < a.nrow+2*N; id++ {
-			if a.inWS[id] {
+			if a.inWS[id] || a.skip[id] {
 				continue
 			}
 			b := a.rhs(id)
@@ -250,7 +255,9 @@ func (a *ActiveSet) run(ctx context.Context) (linalg.Status, error) {
 				continue
 			}
 			ap := a.dot(id, p)
-			if ap >= -2*a.depTol()*pn*a.rownorm(id) {
+			if ap >= -2*ratioTol*pn*a.rownorm(id) && (!a.phase1 || id != a.nrow+a.n) {
+				// no decrease beyond rounding of aᵀp; never for s >= 0 in
+				// phase 1, where p_s = gᵀp < 0 is the descent itself
 				continue
 			}
 			slack := math.Max(0, a.dot(id, a.x)-b)
@@ -263,22 +270,51 @@ func (a *ActiveSet) run(ctx context.Context) (linalg.Status, error) {
 			copy(y, p)
 			return linalg.Unbounded, nil
 		}
+		xmax := 1.0
 		for i := 0; i < N; i++ {
 			a.x[i] += alpha * p[i]
+			xmax = fmax(xmax, math.Abs(a.x[i]))
+		}
+		// a step that does not move x (alpha = 0 at a degenerate point, or
+		// p = 0 below rounding) makes no progress: it counts towards the
+		// switch to Bland's rule like a zero step
+		if alpha*pn <= 4*machEps*xmax {
+			alpha = 0
 		}
 		if alpha == 0 {
 			a.zeroSteps++
 			if a.zeroSteps > 5 {
-				a.bland = true
+				if !a.perturbed {
+					// a degenerate point: perturb the constraints apart
+					// (see perturbation) before falling back on Bland's rule
+					a.perturbed = true
+					a.zeroSteps = 0
+				} else {
+					a.bland = true
+				}
 			}
 		} else {
 			a.zeroSteps = 0
 			a.bland = false
 		}
+		if a.phase1 && block == a.nrow+a.n {
+			// s reached 0: a feasible point, whatever the working set
+			a.x[a.n] = 0
+			return linalg.Optimal, nil
+		}
+		if block >= 0 && !a.add(block, true) {
+			// The blocking row depends on the working set: in exact
+			// arithmetic its slack is constant along every direction of the
+			// null space, and it blocked only through rounding in aᵀp (badly
+			// scaled rows, duplicated or ranged pairs). Skip it until a
+			// constraint leaves the working set and go on from the point
+			// reached.
+			a.skip[block] = true
+			a.nskip++
+			a.atMin = false
+			continue
+		}
 		if block >= 0 {
-			if !a.add(block, true) {
-				return linalg.NumericalFailure, nil
-			}
 			{
 				if a.singular {
 					a.singular = false

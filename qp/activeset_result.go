@@ -16,7 +16,8 @@ func copyResult(dst, src *Result) {
 	dst.Upper = append(dst.Upper[:0], src.Upper...)
 	dst.Working = append(dst.Working[:0], src.Working...)
 	dst.Ray = append(dst.Ray[:0], src.Ray...)
-	dst.Status, dst.Obj, dst.KKT = src.Status, src.Obj, src.KKT
+	copyFarkas(&dst.Farkas, &src.Farkas)
+	dst.Status, dst.Obj, dst.KKT, dst.HShift = src.Status, src.Obj, src.KKT, src.HShift
 }
 
 // report writes the phase-2 outcome st at the current point and working set
@@ -68,4 +69,41 @@ func (a *ActiveSet) report(st linalg.Status, res *Result) {
 	}
 	res.Obj = objective(p, res.X, a.hz)
 	res.KKT, _ = residuals(p, n, meq, min, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, a.g, a.v)
+}
+
+// farkasDrop is the relative size below which a weight of a certificate is
+// taken for rounding noise and dropped (see Farkas.absorbBounds): the
+// multipliers of constraints in the working set at a zero multiplier come out
+// of the triangular solves at about ε·κ relative to the largest. Weights are
+// dropped once, in the variables the engine worked in (equilibrated or not);
+// mapping them back multiplies them by powers of two, which changes neither
+// measure, so the check on the problem given drops nothing more.
+const farkasDrop = 1e-12
+
+// finish completes a solve of p whose engine ran on the scaled copy if scaled:
+// it maps the answer back, measures the objective and the KKT residuals on p,
+// verifies an infeasibility certificate (an Infeasible result without a
+// verified one becomes NumericalFailure), and demotes an Optimal answer that
+// fails the KKT guard.
+func (a *ActiveSet) finish(p *Problem, scaled bool, set Settings, res *Result) {
+	n, meq, min := a.n, a.meq, a.min
+	if scaled {
+		a.scale.unscale(res, meq)
+		if res.Status != linalg.Infeasible && res.Status != linalg.Canceled {
+			res.Obj = objective(p, res.X, a.hz)
+			res.KKT, _ = residuals(p, n, meq, min, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, a.g, a.v)
+		}
+	}
+	if res.Status == linalg.Infeasible {
+		f := &res.Farkas
+		f.absorbBounds(p, n, meq, min, a.v, 0) // cleaned in the engine's variables
+		f.Residual, f.Gap = f.measure(p, n, meq, min, a.g, a.hz)
+		if !f.verified(set.Tol) {
+			res.Status = linalg.NumericalFailure
+			resetFarkas(res)
+		}
+	}
+	if res.Status == linalg.Optimal && res.KKT.Max() > optimalGuard {
+		res.Status = linalg.NumericalFailure
+	}
 }

@@ -61,3 +61,33 @@ func (a *ActiveSet) tryCrash(ctx context.Context, p *Problem, set Settings, res 
 	}
 	return true, nil
 }
+
+// fallback runs GoldfarbIdnani on p (the problem solved) after the primal
+// method ended in NumericalFailure, and reports its outcome in res if it is
+// Optimal or Infeasible (its certificate verified by GoldfarbIdnani itself);
+// otherwise res is left as it is. An H that is not positive definite, or
+// NoDualCrash, leaves res as it is too.
+func (a *ActiveSet) fallback(ctx context.Context, p *Problem, set Settings, res *Result) error {
+	if a.NoDualCrash || p.H == nil {
+		return nil
+	}
+	if a.crash == nil {
+		a.crash = NewGoldfarbIdnani(nil)
+	}
+	a.crash.Settings = Settings{MaxIter: set.MaxIter, Tol: set.Tol}
+	c := &a.crashRes
+	if err := a.crash.Solve(ctx, p, nil, c); err != nil {
+		if ctx.Err() != nil {
+			return canceled(ctx, opActiveSet, res)
+		}
+		return nil // not positive definite: the primal outcome stands
+	}
+	if c.Status != linalg.Optimal && c.Status != linalg.Infeasible {
+		return nil
+	}
+	iter, p1, shift := res.Iterations+c.Iterations, res.Phase1Iterations, res.HShift
+	copyResult(res, c)
+	res.Iterations, res.Phase1Iterations, res.PolishIterations = iter, p1, 0
+	res.HShift = shift
+	return nil
+}

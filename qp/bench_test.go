@@ -8,8 +8,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"ukm/internal/benchdata"
-	"ukm/internal/datatest"
+	"ukm/dataset/benchdata"
+	"ukm/dataset/datatest"
 	"ukm/linalg"
 )
 

@@ -24,7 +24,8 @@ var _ Solver = (*Bounded)(nil)
 // variables are held by temporary bounds and released one at a time).
 //
 // An iteration costs O(|F|²·(rank(Aeq) + |F|) + n·|F|). A start point that
-// violates the equality rows is made feasible by the phase 1 of ActiveSet.
+// violates the equality rows is made feasible by the phase 1 of ActiveSet,
+// whose certificate an Infeasible result carries.
 // A Bounded holds its workspace and re-solves problems of the same size
 // without allocating. It is not safe for concurrent use.
 type Bounded struct {
@@ -51,6 +52,7 @@ type Bounded struct {
 	noKKT   bool // skip the residuals (the caller measures them in its own space)
 	trusted bool // skip the value checks of p (an internal caller built it from checked data)
 
+	reg   regularizer
 	lp    *ActiveSet
 	lpP   Problem
 	lpRes Result
@@ -134,9 +136,16 @@ func (b *Bounded) Solve(ctx context.Context, p *Problem, start *Start, res *Resu
 	set := b.Settings.resolve(n, meq)
 	b.alloc(n, meq)
 	b.p = p
+	res.HShift = 0
 	if !set.SkipPSDCheck {
-		if err := checkPSD(opBounded, p.H, set.PSDTol, b.u); err != nil {
+		reg, err := checkPSD(opBounded, p.H, set.PSDTol, b.u)
+		if err != nil {
 			return err
+		}
+		if reg {
+			p = b.reg.apply(p, set.PSDTol)
+			b.p = p
+			res.HShift = b.reg.shift
 		}
 	}
 	if ctx.Err() != nil {
@@ -158,6 +167,7 @@ func (b *Bounded) Solve(ctx context.Context, p *Problem, start *Start, res *Resu
 	res.Lower, res.Upper = grow(res.Lower, n), grow(res.Upper, n)
 	res.Iterations, res.Phase1Iterations, res.PolishIterations = 0, 0, 0
 	res.Working = res.Working[:0]
+	resetFarkas(res)
 
 	st, err := b.start(ctx, start, set, res)
 	if err == nil && st == linalg.NotRun {
@@ -173,6 +183,11 @@ func (b *Bounded) Solve(ctx context.Context, p *Problem, start *Start, res *Resu
 	fill(res.Eq, 0)
 	fill(res.Lower, 0)
 	fill(res.Upper, 0)
+	if st == linalg.Infeasible {
+		// phase 1 ran on the same constraints (see start): its certificate
+		copyFarkas(&res.Farkas, &b.lpRes.Farkas)
+		res.Farkas.Ineq = res.Farkas.Ineq[:0]
+	}
 	if st == linalg.Infeasible || (st == linalg.IterationLimit && res.Iterations == 0) {
 		fill(res.X, math.NaN())
 		return nil

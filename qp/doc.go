@@ -10,15 +10,21 @@
 // All solvers implement Solver and write a Result (solution, multipliers for
 // every constraint, status, iteration counts, relative KKT residuals and the
 // final working set for warm starts). An Infeasible result never carries a
-// point (X is NaN); an Unbounded one carries a feasible point and a ray along
-// which the objective decreases without bound.
+// point (X is NaN) and always carries a Farkas certificate, verified before
+// the status was set: weights for the constraints whose combination cancels
+// (to a relative Residual at most Settings.Tol) while their right-hand sides
+// add up to a positive Gap above it. A solver that cannot produce one does
+// not report Infeasible. An Unbounded result carries a feasible point and a
+// ray along which the objective decreases without bound.
 //
 //   - ActiveSet: primal active-set method for the general problem, with updated
 //     QR and reduced-Hessian factorizations, inertia control for singular H, a
-//     phase 1 that proves infeasibility, Bland's rule against cycling, and warm
-//     starts from a previous point and working set. A cold start of a problem
-//     with positive definite H and dense rows is crashed with GoldfarbIdnani
-//     (see ActiveSet.Solve; NoDualCrash turns that off).
+//     phase 1 that proves infeasibility with a certificate, equilibration of
+//     badly scaled problems, a perturbation and Bland's rule against
+//     degeneracy, and warm starts from a previous point and working set. A
+//     cold start of a problem with positive definite H and dense rows is
+//     crashed with GoldfarbIdnani (see ActiveSet.Solve; NoDualCrash turns that
+//     off).
 //   - GoldfarbIdnani: dual active-set method for strictly convex problems (H
 //     positive definite, else an error wrapping linalg.ErrNotPSD). It starts at
 //     the unconstrained minimiser and adds violated constraints; no phase 1 and
@@ -51,6 +57,15 @@
 // DefaultTol and PSDTol = DefaultPSDTol; ADMM's Rho, Sigma, Alpha and Eps and
 // SKL's decay factor have their DefaultXxx constants too.
 //
+// # Convexity
+//
+// H must be semidefinite up to the rounding of its own data: H is accepted
+// when no eigenvalue is below −PSDTol·‖H‖_F, a test relative to ‖H‖ whose
+// default 1e-5 is twice the eigenvalue error of data given to 6 significant
+// digits (see Settings.PSDTol). A slightly indefinite H accepted that way is
+// replaced by its nearest semidefinite matrix, and Result.HShift says by how
+// much.
+//
 // # Errors and statuses
 //
 // The package uses the module's vocabulary of package linalg. Errors are
@@ -65,7 +80,8 @@
 // context that has ended stops a solve with an error wrapping ctx.Err() and
 // status linalg.Canceled. Every other way a solve ends is an outcome reported
 // in Result.Status with a nil error: linalg.Optimal, Infeasible, Unbounded,
-// IterationLimit or NumericalFailure (Status.Err turns it into an error). A
+// IterationLimit or NumericalFailure (Status.Err turns it into an error);
+// Farkas.Measure re-measures an infeasibility certificate for any problem. A
 // failed SKL.SetDecay or SKL.SetData leaves the instance as it was. Solve
 // never panics on user input; what may panic are programmer errors outside
 // the package's control: changing a Problem's matrices while a solve runs, or

@@ -153,6 +153,22 @@ func TestInputErrors(t *testing.T) {
 			t.Errorf("Residuals %s: %v", c.name, err)
 		}
 	}
+	// Farkas.Measure
+	for _, c := range []struct {
+		name string
+		f    *Farkas
+		p    *Problem
+		kind error
+	}{
+		{"nil problem", &Farkas{}, nil, linalg.ErrEmpty},
+		{"nil certificate", nil, good, linalg.ErrEmpty},
+		{"long Lower", &Farkas{Lower: []float64{1, 1, 1}}, good, linalg.ErrShape},
+		{"Eq without equalities", &Farkas{Eq: []float64{1}}, good, linalg.ErrShape},
+	} {
+		if err := checkKind(c.f.Measure(c.p), c.kind, "qp.Farkas.Measure"); err != nil {
+			t.Errorf("Farkas.Measure %s: %v", c.name, err)
+		}
+	}
 	// SKL
 	vl, y, _ := synthSKL(1, 20, 8, 4)
 	s, err := NewSKL(vl, y, 2)
@@ -237,6 +253,11 @@ func TestSKLTargetOrthogonal(t *testing.T) {
 		}
 		if len(res.X) != 1 || !math.IsNaN(res.X[0]) {
 			t.Errorf("%T: X = %v, want [NaN]", sv, res.X)
+		}
+		// the certificate, re-measured on the μ-space problem
+		f := res.Farkas
+		if err := f.Measure(s.Problem()); err != nil || !f.verified(DefaultTol) || len(f.Eq) != 1 {
+			t.Errorf("%T: certificate %+v does not verify (%v)", sv, f, err)
 		}
 	}
 }

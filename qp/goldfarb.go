@@ -23,14 +23,27 @@ var _ Solver = (*GoldfarbIdnani)(nil)
 // J = L⁻ᵀQ and the triangular R, updated by Givens rotations in O(n²) per
 // change. A violated constraint that cannot be added (its normal depends on the
 // active ones and no active multiplier can absorb it: the dual is unbounded)
-// proves the problem Infeasible.
+// proves the problem Infeasible, but only through a certificate: the weights
+// 1 on it and −r on the active constraints (its representation in them,
+// refined against the rows) must make a Farkas certificate that verifies at
+// Settings.Tol (see Farkas). Dependence is judged by a relative tolerance
+// (1e-10), so a nearly dependent constraint can look dependent. One violated
+// by less than Tol (relative) is accepted as satisfied until x moves: adding
+// it would take a dual step, or a multiplier, of the order of the inverse of
+// its independence, and no certificate can have a gap above Tol. For a larger
+// violation without a verified certificate the constraint is added as
+// independent after all; without a certificate the outcome is never
+// Infeasible (NumericalFailure if nothing else can be done). A problem
+// whose rows and columns differ in scale by orders of magnitude is solved in
+// equilibrated variables, as in ActiveSet.
 //
 // The iterates are not primal feasible before the end, so on IterationLimit X
 // is NaN, as for Infeasible. Start is ignored (a dual method cannot start from
 // a primal point). If H is nil, its Cholesky factorisation fails, or one of its
 // pivots is below n·ε·max_i H_ii, Solve returns an error wrapping
 // linalg.ErrNotPSD: the method needs a positive definite H (use ActiveSet for
-// semidefinite ones). Unbounded cannot occur.
+// semidefinite ones; the pivot test applies to the equilibrated H when the
+// problem is scaled). Unbounded cannot occur.
 //
 // The factorisation costs O(n³) and each iteration O(n²) plus O(n·rows) to
 // find the most violated constraint. A GoldfarbIdnani holds its workspace and
@@ -52,6 +65,22 @@ type GoldfarbIdnani struct {
 	kktR, kktS  []float64 // residual scratch
 	hx          []float64
 	iter        int
+	scale       scaling // equilibration of badly scaled problems
+	tolerated   []bool  // by id: violated within Tol, dependent, no certificate (see run)
+	ntol        int
+}
+
+// clearTolerated forgets the constraints accepted as violated within the
+// tolerance: once x moves (a constraint is added, dropped or x refined) they
+// are checked again.
+func (g *GoldfarbIdnani) clearTolerated() {
+	if g.ntol == 0 {
+		return
+	}
+	for i := range g.tolerated {
+		g.tolerated[i] = false
+	}
+	g.ntol = 0
 }
 
 // NewGoldfarbIdnani returns a Goldfarb–Idnani solver with the given settings
@@ -78,6 +107,12 @@ func (g *GoldfarbIdnani) alloc(n, meq, min int) {
 		g.inA = make([]bool, nid)
 	}
 	g.inA = g.inA[:nid]
+	if cap(g.tolerated) < nid {
+		g.tolerated = make([]bool, nid)
+	}
+	g.tolerated = g.tolerated[:nid]
+	g.ntol = 1
+	g.clearTolerated()
 	g.rn = grow(g.rn, meq+min)
 	g.kktR, g.kktS, g.hx = grow(g.kktR, n), grow(g.kktS, n), grow(g.hx, n)
 }
@@ -138,6 +173,12 @@ func (g *GoldfarbIdnani) jtn(id int, sg float64) {
 		a = g.p.Ain.RawRowView(id - g.meq)
 	}
 	blas64.Gemv(blas.NoTrans, sg, blas64.General{Rows: n, Cols: n, Stride: n, Data: g.j}, blas64.Vector{N: n, Data: a, Inc: 1}, 0, blas64.Vector{N: n, Data: d, Inc: 1})
+}
+
+// jtv sets d = Jᵀv.
+func (g *GoldfarbIdnani) jtv(v []float64) {
+	n := g.n
+	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: n, Cols: n, Stride: n, Data: g.j}, blas64.Vector{N: n, Data: v, Inc: 1}, 0, blas64.Vector{N: n, Data: g.d[:n], Inc: 1})
 }
 
 // factor forms J = R⁻¹ from the Cholesky factor H = RᵀR (so J = L⁻ᵀ with L = Rᵀ)
@@ -201,6 +242,7 @@ func (g *GoldfarbIdnani) addActive(q, id int, sg, u float64) {
 	}
 	g.act[q], g.sgn[q], g.u[q] = id, sg, u
 	g.inA[id] = true
+	g.clearTolerated() // x has moved: check them again
 }
 
 // dropActive removes active constraint l of q and restores R to triangular
@@ -209,6 +251,7 @@ func (g *GoldfarbIdnani) dropActive(q, l int) {
 	n := g.n
 	R, J := g.r, g.j
 	g.inA[g.act[l]] = false
+	g.clearTolerated()
 	for k := l; k < q-1; k++ {
 		g.act[k], g.sgn[k], g.u[k] = g.act[k+1], g.sgn[k+1], g.u[k+1]
 		for i := 0; i <= k+1; i++ {
@@ -227,88 +270,6 @@ func (g *GoldfarbIdnani) dropActive(q, l int) {
 	}
 }
 
-// Solve implements Solver. start is ignored.
-func (g *GoldfarbIdnani) Solve(ctx context.Context, p *Problem, start *Start, res *Result) error {
-	if g == nil {
-		return linalg.Errorf(linalg.ErrSettings, opGoldfarb, "nil solver")
-	}
-	n, meq, min, err := checkSolve(ctx, opGoldfarb, p, res)
-	if err != nil {
-		return err
-	}
-	if p.H == nil {
-		return linalg.Errorf(linalg.ErrNotPSD, opGoldfarb, "Goldfarb–Idnani needs a positive definite H (H is nil)")
-	}
-	if err := g.Settings.check(opGoldfarb); err != nil {
-		return err
-	}
-	set := g.Settings.resolve(n, meq+min)
-	g.alloc(n, meq, min)
-	g.p = p
-	if k := g.factor(); k >= 0 {
-		return linalg.Errorf(linalg.ErrNotPSD, opGoldfarb, "Goldfarb–Idnani needs a positive definite H (Cholesky pivot %d is not above n·ε·max H_ii)", k)
-	}
-	if ctx.Err() != nil {
-		return canceled(ctx, opGoldfarb, res)
-	}
-	res.Status = linalg.NotRun
-	res.X = grow(res.X, n)
-	res.Ray = res.Ray[:0]
-	res.Eq, res.Ineq = grow(res.Eq, meq), grow(res.Ineq, min)
-	res.Lower, res.Upper = grow(res.Lower, n), grow(res.Upper, n)
-	res.Iterations, res.Phase1Iterations, res.PolishIterations = 0, 0, 0
-	res.Working = res.Working[:0]
-	for i := range g.inA {
-		g.inA[i] = false
-	}
-	for id := 0; id < g.nrow; id++ {
-		var a []float64
-		if id < meq {
-			a = p.Aeq.RawRowView(id)
-		} else {
-			a = p.Ain.RawRowView(id - meq)
-		}
-		g.rn[id] = math.Sqrt(dot(a, a))
-	}
-	st, q, err := g.run(ctx, set)
-	res.Iterations = g.iter
-	if err != nil {
-		return canceled(ctx, opGoldfarb, res)
-	}
-	res.Status = st
-	fill(res.Eq, 0)
-	fill(res.Ineq, 0)
-	fill(res.Lower, 0)
-	fill(res.Upper, 0)
-	if st != linalg.Optimal {
-		fill(res.X, math.NaN())
-		res.KKT = KKT{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)}
-		res.Obj = math.NaN()
-		return nil
-	}
-	copy(res.X, g.x[:n])
-	for k := 0; k < q; k++ {
-		id, u := g.act[k], g.u[k]
-		res.Working = append(res.Working, id)
-		switch {
-		case id < meq:
-			res.Eq[id] = g.sgn[k] * u
-		case id < g.nrow:
-			res.Ineq[id-meq] = u
-		case id < g.nrow+n:
-			res.Lower[id-g.nrow] = u
-		default:
-			res.Upper[id-g.nrow-n] = u
-		}
-	}
-	res.Obj = objective(p, res.X, g.hx)
-	res.KKT, _ = residuals(p, n, meq, min, res.X, res.Eq, res.Ineq, res.Lower, res.Upper, g.kktR, g.kktS)
-	if res.KKT.Max() > optimalGuard {
-		res.Status = linalg.NumericalFailure
-	}
-	return nil
-}
-
 // gDepTol is the relative size ‖J₂ᵀn‖/‖Jᵀn‖ below which a normal is treated as
 // a combination of the active ones (the primal step z is then zero). Rounding
 // in J₂ grows with the conditioning of the active normals: 6e-12 was seen for
@@ -318,7 +279,7 @@ const gDepTol = 1e-10
 
 // run iterates from the unconstrained minimiser; it returns the status and the
 // number of active constraints.
-func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (linalg.Status, int, error) {
+func (g *GoldfarbIdnani) run(ctx context.Context, set Settings, res *Result) (linalg.Status, int, error) {
 	n, meq := g.n, g.meq
 	x, d, z, rv, J, R, u := g.x[:n], g.d[:n], g.z[:n], g.rv[:n], g.j, g.r, g.u
 	// x = −J Jᵀ g
@@ -344,7 +305,7 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (linalg.Status, 
 		} else {
 			worst := 0.0
 			for k := meq; k < g.nrow+2*n; k++ {
-				if g.inA[k] {
+				if g.inA[k] || g.tolerated[k] {
 					continue
 				}
 				b := g.rhs(k)
@@ -365,6 +326,7 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (linalg.Status, 
 					// recompute x and u from the final factors (see refine),
 					// then look again for violated constraints
 					g.refine(q)
+					g.clearTolerated()
 					refined++
 					justRefined = true
 					continue
@@ -374,6 +336,7 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (linalg.Status, 
 			justRefined = false
 		}
 		uplus := 0.0
+		force := false // take the constraint for independent (see below)
 		for {
 			if g.iter >= set.MaxIter {
 				return linalg.IterationLimit, q, nil
@@ -394,9 +357,21 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (linalg.Status, 
 				}
 				dn += d[k] * d[k]
 			}
-			dependent := zn <= gDepTol*gDepTol*dn
+			dependent := !force && zn <= gDepTol*gDepTol*dn
 			if dependent && id < meq && math.Abs(s) <= set.Tol*(1+math.Abs(b)) {
 				break // a redundant, consistent equality: nothing to add
+			}
+			if dependent && uplus == 0 && math.Abs(s) <= set.Tol*(1+fmax(math.Abs(b), math.Abs(g.normal(id, x)))) {
+				// An inequality violated by less than the tolerance whose
+				// normal depends on the active ones: adding it would take a
+				// dual step of the size of the inverse of its independence
+				// (a multiplier beyond any scale) or, with nothing to
+				// release, a claim of infeasibility that no certificate
+				// backs (its gap is below the tolerance). Accept it as
+				// satisfied until x moves.
+				g.tolerated[id] = true
+				g.ntol++
+				break
 			}
 			if !dependent {
 				// z = J₂d₂
@@ -423,9 +398,21 @@ func (g *GoldfarbIdnani) run(ctx context.Context, set Settings) (linalg.Status, 
 				t2 = math.Max(0, -s/zn)
 			}
 			if math.IsInf(t1, 1) && math.IsInf(t2, 1) {
-				// the violated constraint depends on the active equalities and
-				// on inequalities that cannot be released: the dual is unbounded
-				return linalg.Infeasible, q, nil
+				// The violated constraint depends on the active equalities
+				// and on inequalities that cannot be released: the dual is
+				// unbounded and the problem infeasible, if the combination
+				// is a certificate. If it is not (the normal depends on the
+				// active ones only to the test's tolerance), the constraint
+				// is taken for independent and added after all.
+				if g.certificate(id, sg, q, set.Tol, res) {
+					return linalg.Infeasible, q, nil
+				}
+				resetFarkas(res)
+				if zn == 0 {
+					return linalg.NumericalFailure, q, nil
+				}
+				force = true
+				continue
 			}
 			t := math.Min(t1, t2)
 			if !dependent {

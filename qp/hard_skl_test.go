@@ -15,8 +15,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/dataset/benchdata"
 	"ukm/eig"
-	"ukm/internal/benchdata"
 	"ukm/linalg"
 )
 

@@ -46,10 +46,15 @@ type Start struct {
 //
 // so Lower[j] (Upper[j]) is the multiplier of x_j >= Lower[j] (x_j <= Upper[j]).
 //
-// When the status is Infeasible X holds NaN; when Unbounded, X is the feasible
-// point from which the unbounded ray starts and Ray the direction; when
-// IterationLimit, X is the last (feasible) iterate or NaN if phase 1 did not
-// finish. When Canceled, the fields other than Status are unspecified.
+// When the status is Infeasible X holds NaN and Farkas a verified certificate;
+// when Unbounded, X is the feasible point from which the unbounded ray starts
+// and Ray the direction. When IterationLimit, X depends on the solver:
+// ActiveSet and Bounded return their last iterate, which is feasible (NaN if
+// phase 1 did not finish); GoldfarbIdnani returns NaN (its iterates are not
+// primal feasible); ADMM returns its last iterate, which satisfies the
+// constraints only to the accuracy reached, its relative violation being
+// KKT.PrimalFeas. KKT is measured at X in every case. When Canceled, the
+// fields other than Status are unspecified.
 type Result struct {
 	X                      []float64
 	Ray                    []float64
@@ -70,6 +75,15 @@ type Result struct {
 	// Start.Working: equality i has id i, inequality i has id meq+i, the
 	// lower bound of x_j has id meq+min+j and its upper bound id meq+min+n+j.
 	Working []int
+	// HShift is ‖H₊ − H‖₂ = −λ_min(H) when H was indefinite within
+	// Settings.PSDTol and the solver solved the problem with its nearest
+	// semidefinite matrix H₊ instead (Obj and KKT are then those of that
+	// problem; see Settings.PSDTol); 0 otherwise.
+	HShift float64
+	// Farkas is the infeasibility certificate of an Infeasible result,
+	// verified before the status was set (Residual <= Tol < Gap); its
+	// slices are empty for every other status.
+	Farkas Farkas
 }
 
 // Solver is implemented by every QP solver of the package. Solve validates p,
@@ -173,39 +187,6 @@ func (p *Problem) up(j int) float64 {
 		return math.Inf(1)
 	}
 	return p.Upper[j]
-}
-
-// checkPSD reports whether H + tol·‖H‖_F·I admits a Cholesky factorization,
-// using work (len >= n²) as scratch.
-func checkPSD(op string, h *mat.SymDense, tol float64, work []float64) error {
-	if h == nil {
-		return nil
-	}
-	n := h.SymmetricDim()
-	raw := h.RawSymmetric()
-	fro := 0.0
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			v := raw.Data[i*raw.Stride+j]
-			if j < i {
-				v = raw.Data[j*raw.Stride+i]
-			}
-			work[i*n+j] = v
-			fro += v * v
-		}
-	}
-	fro = math.Sqrt(fro)
-	if fro == 0 {
-		return nil
-	}
-	shift := tol * fro
-	for i := 0; i < n; i++ {
-		work[i*n+i] += shift
-	}
-	if ok := cholUpper(work, n); !ok {
-		return linalg.Errorf(linalg.ErrNotPSD, op, "H has an eigenvalue below -%.1e·‖H‖_F", tol)
-	}
-	return nil
 }
 
 // checkSolve validates the arguments every general solver's Solve needs, in

@@ -8,8 +8,9 @@ const (
 	// Settings.Tol is zero.
 	DefaultTol = 1e-9
 	// DefaultPSDTol is the relative tolerance of the semidefiniteness check
-	// used when Settings.PSDTol is zero.
-	DefaultPSDTol = 1e-10
+	// used when Settings.PSDTol is zero: twice the relative rounding error
+	// of data given to 6 significant digits (see Settings.PSDTol).
+	DefaultPSDTol = 1e-5
 	// DefaultADMMMaxIter is ADMM's iteration limit when Settings.MaxIter is
 	// zero (the other solvers use DefaultMaxIter).
 	DefaultADMMMaxIter = 20000
@@ -44,11 +45,25 @@ type Settings struct {
 	// Zero means DefaultMaxIter(n, rows) (DefaultADMMMaxIter for ADMM).
 	MaxIter int
 	// Tol is the relative feasibility tolerance used to accept a start point
-	// and to decide infeasibility. Zero means DefaultTol.
+	// and to decide infeasibility: Infeasible is reported only with a Farkas
+	// certificate whose Residual is at most Tol and whose Gap exceeds it
+	// (see Farkas). Zero means DefaultTol.
 	Tol float64
 	// PSDTol is the relative tolerance of the semidefiniteness check: H is
-	// accepted when H + PSDTol·‖H‖_F·I has a Cholesky factorization, i.e. when
-	// no eigenvalue is below about -PSDTol·‖H‖_F. Zero means DefaultPSDTol.
+	// accepted when H + PSDTol·‖H‖_F·I has a Cholesky factorization, i.e.
+	// when no eigenvalue is below about −PSDTol·‖H‖_F; otherwise Solve
+	// returns an error wrapping linalg.ErrNotPSD. Zero means DefaultPSDTol.
+	//
+	// What it means: entries given to d significant digits carry relative
+	// errors up to 5·10^−d, and the eigenvalues of the exact matrix lie
+	// within 5·10^−d·‖H‖_F of the computed ones (Weyl), so an H within
+	// PSDTol = 2·5·10^−d of semidefinite is convex up to the rounding of its
+	// data; the default takes d = 6. Such an H whose smallest eigenvalue is
+	// below −1e-10·‖H‖_F is replaced by its nearest semidefinite matrix H₊
+	// (negative eigenvalues clipped to 0, an O(n³) eigendecomposition that
+	// allocates) and the problem with H₊ is solved: Result.HShift reports
+	// ‖H₊ − H‖₂, and Result.Obj and Result.KKT are those of that problem.
+	// GoldfarbIdnani needs a positive definite H and does not use PSDTol.
 	PSDTol float64
 	// SkipPSDCheck skips the O(n³) semidefiniteness check (use it only when H
 	// is semidefinite by construction, e.g. a Gram matrix).

@@ -18,8 +18,10 @@ import (
 // given, is a μ-space warm start (for example the previous solution).
 //
 // If a = 0 (the target is orthogonal to every eigenvector on the labeled
-// rows) the problem has no feasible point: the status is Infeasible, X is NaN
-// and the error is nil. A nil context or result, an SKL not built by NewSKL,
+// rows) the problem has no feasible point: the status is Infeasible, X is NaN,
+// the certificate is the weight 1 on aᵀμ = 1 (a zero row with right-hand side
+// 1) and the error is nil. With a ≠ 0 the problem is feasible, and a fast
+// path that fails to find a feasible point reports NumericalFailure. A nil context or result, an SKL not built by NewSKL,
 // or a start.X of the wrong length or with NaN/Inf entries is an error wrapping
 // linalg.ErrInvalid, and so is an input error of the solver given (such as
 // linalg.ErrNotPSD from GoldfarbIdnani, whose H = 2DᵀD may be singular). A
@@ -54,6 +56,11 @@ func (s *SKL) Solve(ctx context.Context, solver Solver, start *Start, res *Resul
 		res.Ray = res.Ray[:0]
 		res.Iterations, res.Phase1Iterations, res.PolishIterations = 0, 0, 0
 		res.Working = res.Working[:0]
+		res.HShift = 0
+		// the certificate: weight 1 on aᵀμ = 1, whose row is zero
+		f := growFarkas(res, d, 1, d-1)
+		f.Eq[0] = 1
+		f.Residual, f.Gap = f.measure(&s.muP, d, 1, d-1, s.muAlt, s.r)
 		return nil
 	}
 	bnd, isB := solver.(*Bounded)
@@ -81,6 +88,13 @@ func (s *SKL) Solve(ctx context.Context, solver Solver, start *Start, res *Resul
 	}
 	nr := &s.nuRes
 	res.Status = nr.Status
+	if res.Status == linalg.Infeasible {
+		// a ≠ 0 makes the problem feasible (see SKL): whatever stopped the
+		// ν-space phase 1 was numerical
+		res.Status = linalg.NumericalFailure
+	}
+	resetFarkas(res)
+	res.HShift = 0
 	res.Iterations, res.Phase1Iterations = nr.Iterations, nr.Phase1Iterations
 	res.X = grow(res.X, d)
 	res.Eq = grow(res.Eq, 1)

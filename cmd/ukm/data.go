@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"ukm/internal/dataset"
+	"ukm/dataset"
 )
 
 // readData reads -data: a CSV or LIBSVM table, an IDX image file with its
@@ -91,63 +91,6 @@ func keepLabels(t *dataset.Table, n int, seed uint64) []string {
 		}
 	}
 	return held
-}
-
-// evaluate prints the accuracy and per-class precision, recall and F1 of
-// the predictions of rows u against the held-back labels.
-func evaluate(w io.Writer, u, pred []int, classes, held []string) error {
-	type counts struct{ tp, fp, fn int }
-	per := map[string]*counts{}
-	for _, c := range classes {
-		per[c] = &counts{}
-	}
-	right, scored := 0, 0
-	for a, i := range u {
-		truth := held[i]
-		if truth == "" {
-			continue
-		}
-		if per[truth] == nil {
-			per[truth] = &counts{}
-		}
-		scored++
-		got := classes[pred[a]]
-		if got == truth {
-			right++
-			per[truth].tp++
-		} else {
-			per[got].fp++
-			per[truth].fn++
-		}
-	}
-	if scored == 0 {
-		return fmt.Errorf("eval: no held-back labels to score")
-	}
-	fmt.Fprintf(w, "accuracy %.4f (%d of %d held-back rows)\n", float64(right)/float64(scored), right, scored)
-	fmt.Fprintln(w, "class,precision,recall,f1,support")
-	names := make([]string, 0, len(per))
-	for c := range per {
-		names = append(names, c)
-	}
-	sort.Strings(names)
-	for _, c := range names {
-		k := per[c]
-		p := ratio(k.tp, k.tp+k.fp)
-		r := ratio(k.tp, k.tp+k.fn)
-		f := 0.0
-		if p+r > 0 {
-			f = 2 * p * r / (p + r)
-		}
-		fmt.Fprintf(w, "%s,%.4f,%.4f,%.4f,%d\n", c, p, r, f, k.tp+k.fn)
-	}
-	return nil
-}
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }
 
 // stageLogger returns an Options.Progress that writes one line per

@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"ukm/internal/dataset"
 	"ukm/cmd/ukm/internal/repro"
+	"ukm/dataset"
 	"ukm/models"
 	"ukm/models/active"
 )
@@ -25,7 +25,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	perClass := fs.Int("n", 150, "points per class")
 	labeled := fs.Int("l", 10, "initial labeled points")
 	budget := fs.Int("queries", 10, "labels the active strategies may ask for")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *trials < 1 || *perClass < 10 || *labeled < 2 || *budget < 1 || *labeled+*budget >= 2**perClass {

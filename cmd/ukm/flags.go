@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -21,7 +22,8 @@ type modelFlags struct {
 	width                             float64
 	bias, raw, local                  bool
 	large                             string
-	landmarks                         int
+	landmarks, folds                  int
+	polyScale, eigTol, maxMemoryGB    float64
 }
 
 // designNames lists the values of -design, in the order of the help text.
@@ -41,6 +43,22 @@ var designKinds = map[string]models.DesignKind{
 var weightings = map[string]labelaware.Weighting{
 	"": labelaware.WeightAlignf, "alignf": labelaware.WeightAlignf,
 	"uniform": labelaware.WeightUniform, "independent": labelaware.WeightIndependent,
+}
+
+// modelFlagNames are the flags that register adds.
+var modelFlagNames = []string{"kernel", "design", "weighting", "sigma2", "eps", "k", "alpha", "width-scale", "local-scale",
+	"large", "landmarks", "scale", "classifier", "d", "decay", "C", "lambda", "gamma", "poly-scale", "folds", "eig-tol",
+	"max-memory", "energy", "bias", "raw"}
+
+// modelFlagsSet returns the model flags among the flags set.
+func modelFlagsSet(set map[string]bool) []string {
+	var out []string
+	for _, n := range modelFlagNames {
+		if set[n] {
+			out = append(out, "-"+n)
+		}
+	}
+	return out
 }
 
 // register adds the model flags to fs; design is the default of -design.
@@ -63,6 +81,10 @@ func (m *modelFlags) register(fs *flag.FlagSet, design string) {
 	fs.Float64Var(&m.c, "C", 0, "with -classifier svm or -design mm: the SVM box bound (0: 100)")
 	fs.Float64Var(&m.lambda, "lambda", 0, "KLR regularisation (0: cross-validation on the labeled set)")
 	fs.Float64Var(&m.gamma, "gamma", 0, "RBF width (0: 1/median squared distance)")
+	fs.Float64Var(&m.polyScale, "poly-scale", 0, "inner scale s of the quadratic kernel (s x.z + 1)^2 (0: 1/features)")
+	fs.IntVar(&m.folds, "folds", 0, "cross-validation folds for lambda and for -design auto (0: the rule)")
+	fs.Float64Var(&m.eigTol, "eig-tol", 0, "relative residual tolerance of the eigensolver (0: 1e-10)")
+	fs.Float64Var(&m.maxMemoryGB, "max-memory", 0, "memory budget in GB of one fit's large allocations; a larger request is refused before it is made (0: 8)")
 	fs.Float64Var(&m.energy, "energy", 0, "choose d by this fraction of cumulative eigen energy (0: off)")
 	fs.BoolVar(&m.bias, "bias", false, "add an intercept to KLR")
 	fs.BoolVar(&m.raw, "raw", false, "do not cosine-normalise the initial kernel")
@@ -118,6 +140,8 @@ func (m *modelFlags) options() (models.Options, error) {
 	}
 	o.D, o.Decay, o.C, o.Lambda, o.Kernel.Gamma, o.EnergyFraction = m.d, m.decay, m.c, m.lambda, m.gamma, m.energy
 	o.Sigma2, o.Eps = m.sigma2, m.eps
+	o.Kernel.PolyScale, o.Folds, o.EigTol = m.polyScale, m.folds, m.eigTol
+	o.MaxMemory = int64(m.maxMemoryGB * (1 << 30))
 	o.Bias, o.Kernel.Raw = m.bias, m.raw
 	o.GraphK, o.Alpha, o.Kernel.WidthScale, o.Kernel.LocalScale = m.k, m.alpha, m.width, m.local
 	o.Landmarks = m.landmarks
@@ -134,33 +158,75 @@ func (m *modelFlags) options() (models.Options, error) {
 	return o, nil
 }
 
-// progress draws a one-line progress bar on w, at most every 100 ms.
+// progress reports done/total of a long run on w: a one-line bar redrawn
+// in place (at most every 100 ms) when w is a terminal, and otherwise a
+// plain line at every tenth, so that a redirected log holds no carriage
+// returns.
 type progress struct {
-	w     io.Writer
-	label string
-	start time.Time
-	last  time.Time
+	w        io.Writer
+	label    string
+	terminal bool
+	start    time.Time
+	last     time.Time
+	tenth    int
 }
 
 func newProgress(w io.Writer, label string) *progress {
-	return &progress{w: w, label: label, start: time.Now()}
+	return &progress{w: w, label: label, terminal: isTerminal(w), start: time.Now()}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func (p *progress) update(done, total int) {
 	now := time.Now()
+	eta := ""
+	if done > 0 && done < total {
+		rem := time.Duration(float64(now.Sub(p.start)) * float64(total-done) / float64(done))
+		eta = " eta " + rem.Round(time.Second).String()
+	}
+	if !p.terminal {
+		if t := 10 * done / max(total, 1); t > p.tenth || done >= total {
+			p.tenth = t
+			fmt.Fprintf(p.w, "%s: %d/%d%s\n", p.label, done, total, eta)
+		}
+		return
+	}
 	if done < total && now.Sub(p.last) < 100*time.Millisecond {
 		return
 	}
 	p.last = now
 	const width = 30
 	fill := width * done / max(total, 1)
-	eta := ""
-	if done > 0 && done < total {
-		rem := time.Duration(float64(now.Sub(p.start)) * float64(total-done) / float64(done))
-		eta = " eta " + rem.Round(time.Second).String()
-	}
 	fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d%s   ", p.label, strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, total, eta)
 	if done >= total {
 		fmt.Fprintf(p.w, "\n")
 	}
+}
+
+// parse parses args into fs and rejects a stray word: the flag package
+// stops at the first argument that is not a flag, so every flag after it
+// would be ignored without a word.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q: flags take the form -name value, and nothing may follow them (the flags after it would be ignored)", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// setFlags returns the names of the flags set on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
 }

@@ -4,8 +4,10 @@
 //
 //	ukm demo [-seed S] [-trials N]
 //	ukm reproduce -table NAME [-data DIR] [-trials N] [-seed S] [-json FILE] [model flags]
-//	ukm fit -data FILE [-label-col K] [model flags]          predictions for the unlabeled rows
-//	ukm predict -train FILE -data FILE [-label-col K] [model flags]
+//	ukm fit -data FILE [-labels N] [-eval] [-proba] [-o MODEL] [-format csv|json] [model flags]
+//	ukm predict (-model MODEL | -train FILE) -data FILE [-proba] [-format csv|json]
+//	ukm active -data FILE -labels N [-budget B] [-batch K] [-strategy uklr|klr-active|klr-rand]
+//	ukm version
 //
 // demo needs no files: it runs on synthetic sets generated in code.
 // reproduce regenerates the papers' tables from the reference data sets.
@@ -22,15 +24,17 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "ukm:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h printed the usage: not a failure
 		}
+		fmt.Fprintln(os.Stderr, "ukm:", err)
 		os.Exit(2)
 	}
 }
@@ -41,7 +45,9 @@ commands:
   demo        base kernel vs SKL vs UKLR on synthetic sets (no files needed)
   reproduce   regenerate a paper's table: -table kdd06-table2|kdd06-table3|mm-table4|la-table1
   fit         learn a kernel and classifier on a file, predict its unlabeled rows
-  predict     fit on -train, predict the rows of -data (out of sample)
+  predict     predict the rows of -data (out of sample) with a saved -model, or fit on -train first
+  active      the active-learning loop (UKLR) with the file's labels as the oracle: the learning curve
+  version     print the version
   pictures    decision boundaries of RBF, KA and MM on the synthetic sets (PNG)
 
 Run "ukm <command> -h" for the flags of a command.
@@ -63,10 +69,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fitCmd(ctx, args[1:], stdout, stderr, true)
 	case "pictures":
 		return pictures(ctx, args[1:], stdout, stderr)
+	case "active":
+		return activeCmd(ctx, args[1:], stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, versionString())
+		return nil
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// version is the release of the command and the library.
+const version = "0.5.0"
+
+// versionString returns the version, with the VCS revision the binary was
+// built from when the build recorded one.
+func versionString() string {
+	v := "ukm " + version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+	}
+	return v
 }

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"ukm/internal/dataset"
+	"errors"
+	"flag"
+	"ukm/dataset"
 )
 
 func runCmd(t *testing.T, args ...string) (string, string, error) {
@@ -60,14 +62,14 @@ func TestBadInput(t *testing.T) {
 		{"missing data dir", []string{"reproduce", "-table", "kdd06-table2", "-data", filepath.Join(tmp, "none")}, "does not exist"},
 		{"data set missing in dir", []string{"reproduce", "-table", "kdd06-table2", "-data", tmp, "-quiet"}, `"heart" not found`},
 		{"ragged", []string{"fit", "-data", ragged}, "ragged.csv: line 3: 2 fields, want 3"},
-		{"non-numeric", []string{"fit", "-data", text}, "text.csv: line 3: column 2"},
+		{"non-numeric", []string{"fit", "-data", text}, "text.csv: line 3, column 2"},
 		{"empty", []string{"fit", "-data", empty}, "empty.csv: no data rows"},
-		{"label column", []string{"fit", "-data", text, "-label-col", "7"}, "label column 7 out of range"},
+		{"label column", []string{"fit", "-data", text, "-label-col", "7"}, "LabelColumn 7 is out of range"},
 		{"one class", []string{"fit", "-data", oneClass}, "only one class"},
 		{"bad kernel flag", []string{"fit", "-data", oneClass, "-kernel", "sigmoid"}, "unknown -kernel"},
-		{"predict without train", []string{"predict", "-data", oneClass}, "-train is required"},
+		{"predict without train", []string{"predict", "-data", oneClass}, "give exactly one of -model"},
 		{"no data flag", []string{"fit"}, "-data is required"},
-		{"feature count", []string{"predict", "-train", train, "-data", wide, "-d", "2"}, "wide.csv has 2 features, but"},
+		{"feature count", []string{"predict", "-train", train, "-data", wide, "-d", "2"}, "wide.csv: models: new points have 2 features, the model was fitted on 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runCmd(t, tc.args...)
@@ -313,5 +315,145 @@ func TestFitEveryDesign(t *testing.T) {
 		if _, _, err := runCmd(t, append([]string{"fit", "-data", dir + "/wine.csv", "-labels", "20", "-quiet"}, args...)...); err == nil {
 			t.Errorf("%v: want an error for a knob the design does not use", args)
 		}
+	}
+}
+
+// TestCommandLineCannotBeMisread: every way a command line used to be
+// silently misread is now an error (or, for -h, a clean exit).
+func TestCommandLineCannotBeMisread(t *testing.T) {
+	dir := dataDir(t)
+	wine := dir + "/wine.csv"
+	missing := filepath.Join(t.TempDir(), "no", "such", "dir", "out.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"stray word", []string{"fit", "-data", wine, "-kernel", "linear", "oops", "-C", "-5"}, `unexpected argument "oops"`},
+		{"trials 0", []string{"reproduce", "-table", "kdd06-table2", "-data", dir, "-trials", "0"}, "-trials = 0"},
+		{"reproduce design", []string{"reproduce", "-table", "kdd06-table2", "-data", dir, "-design", "mm"}, "-design is set by each method"},
+		{"bad json path", []string{"reproduce", "-table", "kdd06-table2", "-data", dir, "-json", missing}, "-json"},
+		{"bad -o path", []string{"fit", "-data", wine, "-labels", "20", "-o", missing}, "-o"},
+		{"unknown design", []string{"fit", "-data", wine, "-design", "nope"}, "labelaware"},
+		{"format", []string{"fit", "-data", wine, "-labels", "20", "-format", "xml"}, "unknown -format"},
+		{"model flags with -model", []string{"predict", "-model", wine, "-data", wine, "-kernel", "linear"}, "do not apply to a saved -model"},
+		{"not a model", []string{"predict", "-model", wine, "-data", wine}, "no ukm model header"},
+	} {
+		_, _, err := runCmd(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+	for _, cmd := range []string{"fit", "predict", "reproduce", "demo", "active", "pictures"} {
+		if _, _, err := runCmd(t, cmd, "-h"); !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%s -h: err = %v, want flag.ErrHelp (exit status 0)", cmd, err)
+		}
+	}
+	out, _, err := runCmd(t, "version")
+	if err != nil || !strings.HasPrefix(out, "ukm ") {
+		t.Errorf("version: %q, %v", out, err)
+	}
+}
+
+// TestSavedModel: fit -o then predict -model predicts new rows, with
+// probabilities, in CSV and JSON that agree (the bit-identical round trip
+// itself is models' TestSaveRoundTrip).
+func TestSavedModel(t *testing.T) {
+	dir := dataDir(t)
+	tmp := t.TempDir()
+	wine, model := dir+"/wine.csv", filepath.Join(tmp, "wine.ukm")
+	if _, _, err := runCmd(t, "fit", "-data", wine, "-labels", "30", "-design", "skl", "-o", model, "-quiet"); err != nil {
+		t.Fatal(err)
+	}
+	// The first 39 rows of the file with their labels removed.
+	newData := filepath.Join(tmp, "new.csv")
+	b, _ := os.ReadFile(wine)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var nb strings.Builder
+	nb.WriteString(lines[0] + "\n")
+	for _, l := range lines[1:40] {
+		nb.WriteString("," + l[strings.Index(l, ",")+1:] + "\n")
+	}
+	os.WriteFile(newData, []byte(nb.String()), 0o644)
+	got, _, err := runCmd(t, "predict", "-model", model, "-data", newData, "-proba")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got, "row,label,p_") || strings.Count(got, "\n") != 40 {
+		t.Fatalf("predict -model -proba output:\n%s", got)
+	}
+	js, _, err := runCmd(t, "predict", "-model", model, "-data", newData, "-format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parsed struct {
+		Classes     []string
+		Predictions []struct {
+			Row   int
+			Label string
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &parsed); err != nil || len(parsed.Predictions) != 39 || len(parsed.Classes) != 3 {
+		t.Fatalf("JSON output: %v\n%s", err, js)
+	}
+	for i, l := range strings.Split(strings.TrimSpace(got), "\n")[1:] {
+		if f := strings.Split(l, ","); f[1] != parsed.Predictions[i].Label {
+			t.Fatalf("row %d: CSV %s, JSON %s", i, f[1], parsed.Predictions[i].Label)
+		}
+	}
+}
+
+// TestActiveCommand: the learning curve has one line per round, the labeled
+// count growing by the batch.
+func TestActiveCommand(t *testing.T) {
+	dir := dataDir(t)
+	out, _, err := runCmd(t, "active", "-data", dir+"/wine.csv", "-labels", "6", "-budget", "4", "-batch", "2", "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "round,labeled,accuracy,max_entropy,alignment,queried" || len(lines) != 4 {
+		t.Fatalf("active output:\n%s", out)
+	}
+	for r, l := range lines[1:] {
+		if f := strings.Split(l, ","); f[1] != strconv.Itoa(6+2*r) {
+			t.Errorf("round %d fitted on %s labels, want %d", r, f[1], 6+2*r)
+		}
+	}
+}
+
+// TestEvalConfusion: -eval prints the confusion matrix, whose entries add
+// up to the rows scored.
+func TestEvalConfusion(t *testing.T) {
+	dir := dataDir(t)
+	out, _, err := runCmd(t, "fit", "-data", dir+"/wine.csv", "-labels", "20", "-eval", "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(out, "truth\\predicted,")
+	if i < 0 {
+		t.Fatalf("no confusion matrix:\n%s", out)
+	}
+	sum := 0
+	for _, l := range strings.Split(strings.TrimSpace(out[i:]), "\n")[1:] {
+		for _, f := range strings.Split(l, ",")[1:] {
+			sum += atoi(f)
+		}
+	}
+	if sum != 158 {
+		t.Errorf("confusion matrix counts %d rows, want 158", sum)
+	}
+}
+
+// TestProgressPlainWhenRedirected: a progress report written to a file or
+// buffer has no carriage returns.
+func TestProgressPlainWhenRedirected(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, "run")
+	for i := 0; i <= 100; i++ {
+		p.update(i, 100)
+	}
+	if strings.Contains(b.String(), "\r") || strings.Count(b.String(), "\n") > 12 {
+		t.Errorf("progress on a non-terminal:\n%q", b.String())
 	}
 }

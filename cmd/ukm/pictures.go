@@ -15,8 +15,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/dataset"
 	"ukm/cmd/ukm/internal/repro"
+	"ukm/dataset"
 	"ukm/models"
 )
 
@@ -52,7 +52,7 @@ func pictures(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	perClass := fs.Int("n", 150, "points per class")
 	labeled := fs.Int("l", 10, "labeled points (at least one per class)")
 	size := fs.Int("size", 360, "image width and height in pixels")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {

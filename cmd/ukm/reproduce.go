@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"ukm/internal/dataset"
 	"ukm/cmd/ukm/internal/repro"
+	"ukm/dataset"
 )
 
 func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -29,11 +29,20 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	peers := fs.String("peers", "", "JSON lines of the peer tools' accuracies on this table's draws (bench/peers/baselines.sh)")
 	drawsOnly := fs.Bool("draws-only", false, "with -draws: write the labeled sets and run nothing")
 	mf.register(fs, "skl")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *table == "" {
 		return fmt.Errorf("reproduce: -table is required (%s)", strings.Join(repro.Tables(), ", "))
+	}
+	if *trials < 1 {
+		return fmt.Errorf("reproduce: -trials = %d, want at least 1", *trials)
+	}
+	set := setFlags(fs)
+	for _, f := range []string{"design", "kernel", "classifier", "weighting"} {
+		if set[f] {
+			return fmt.Errorf("reproduce: -%s is set by each method of the table; the model flags that apply are the knobs a method's design uses (such as -decay, -lambda, -d, -scale)", f)
+		}
 	}
 	if _, err := repro.Lookup(*table); err != nil {
 		return err
@@ -83,6 +92,14 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else if *drawsOnly {
 		return fmt.Errorf("reproduce: -draws-only needs -draws FILE")
 	}
+	var jsonFile *os.File
+	if *jsonOut != "" {
+		// Created now, so that a bad path is found before the run.
+		if jsonFile, err = os.Create(*jsonOut); err != nil {
+			return fmt.Errorf("reproduce: -json: %w", err)
+		}
+		defer jsonFile.Close()
+	}
 	if !*quiet {
 		cfg.Progress = newProgress(stderr, *table).update
 	}
@@ -96,16 +113,11 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := res.Markdown(stdout); err != nil {
 		return err
 	}
-	if *jsonOut != "" {
-		f, err := os.Create(*jsonOut)
-		if err != nil {
+	if jsonFile != nil {
+		if err := res.JSON(jsonFile); err != nil {
 			return err
 		}
-		if err := res.JSON(f); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		return jsonFile.Close()
 	}
 	return nil
 }

@@ -124,11 +124,19 @@ func buildSpectra() []spectrum {
 		repeated[79-i] = 3
 		repeated[i] = -2
 	}
+	// Multiplicity exactly d at each end: asked for d pairs, a solver
+	// that misses one copy returns the next value instead.
+	exact := linspace(90, 0, 1)
+	for i := 0; i < 6; i++ {
+		exact[89-i] = 2
+		exact[i] = -1
+	}
 	sp := []spectrum{
 		{name: "geometric", values: geometric, ds: []int{10}, large: true, top: true},
 		{name: "uniform", values: linspace(120, 0, 1), ds: []int{5}, large: true},
 		{name: "clustered", values: clustered, ds: []int{6, 8}, large: true},
 		{name: "repeated", values: repeated, ds: []int{7}},
+		{name: "exact-multiplicity", values: exact, ds: []int{6}},
 		{name: "negative", values: linspace(60, -10, -1), ds: []int{4}},
 		{name: "identity", values: constant(30, 1), ds: []int{3}},
 		{name: "zero", values: constant(20, 0), ds: []int{2}},

@@ -10,8 +10,10 @@
 //
 // The matrices are Q diag(λ) Qᵀ with a seeded random orthogonal Q and a
 // prescribed spectrum λ: geometric decay (as a kernel matrix's), uniform, a
-// tight cluster at each end, an eigenvalue of multiplicity five at each end,
-// all negative values, the identity, the zero matrix, a 2 x 2 and a 1 x 1
+// tight cluster at each end, an eigenvalue of multiplicity five at each end
+// (asked for seven pairs), an eigenvalue of multiplicity six at each end
+// asked for exactly six pairs (a missed copy would bring in the next
+// value), all negative values, the identity, the zero matrix, a 2 x 2 and a 1 x 1
 // matrix, and d = n - 1 and d = n pairs. Each is solved for its largest and
 // for its smallest eigenvalues, through four operators: eig.Dense, a
 // *linalg.CSR (an eig.Operator as it is), a wrapper with MulVecTo only (no
@@ -35,7 +37,18 @@
 // error of the documented kind and a non-nil Result with the documented
 // status.
 //
-// The matrices are small (n <= 120), so the suite is quick. In -short mode
+// The matrices are small (n <= 120), so the suite is quick.
+//
+// # Generated problems
+//
+// Beside the suite, the package exports generators of larger sparse test
+// matrices, each a Problem, for tests and benchmarks of the failure
+// classes of Krylov eigensolvers (the same seed gives the same matrix):
+// RepeatedDiagonal and RepeatedBlocks (an eigenvalue of exact
+// multiplicity at the bottom), GridStiffness and ClusteredLaplacian
+// (positive definite, of a prescribed condition number, with crowded
+// bottom eigenvalues: the case for eig.ShiftInvert), and for timings the
+// dense KernelRBF and the sparse KNNLaplacian. In -short mode
 // (TestSolver) or with Options.Short, the three largest are solved through
 // the dense operator only.
 package eigtest

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/datatest"
+	"ukm/dataset/datatest"
 	"ukm/linalg"
 	"ukm/models/internal/kerneltest"
 )

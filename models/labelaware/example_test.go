@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"ukm/internal/dataset"
+	"ukm/dataset"
 	"ukm/models/labelaware"
 	"ukm/models/svm"
 )

@@ -9,8 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/dataset/datatest"
 	"ukm/eig"
-	"ukm/internal/datatest"
 	"ukm/linalg"
 	"ukm/models/klr"
 	"ukm/models/spectral"

@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/dataset/datatest"
 	"ukm/eig"
-	"ukm/internal/datatest"
 	"ukm/linalg"
 	"ukm/models/spectral"
 )

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
-	"ukm/internal/datatest"
+	"ukm/dataset/datatest"
 	"ukm/linalg"
 	"ukm/models/internal/kerneltest"
 )

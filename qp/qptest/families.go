@@ -22,6 +22,9 @@ type family struct {
 	// semidefinite marks a nil or singular H, which solvers with
 	// Capabilities.PositiveDefinite must refuse.
 	semidefinite bool
+	// anyX marks an optimum that is not unique (a degenerate linear
+	// part): the objective and the KKT residuals are checked, not X.
+	anyX bool
 }
 
 var inf = math.Inf(1)
@@ -120,6 +123,12 @@ func families() []family {
 			p: func() *qp.Problem {
 				return &qp.Problem{G: []float64{1, 1}, Ain: dense(2, 2, 1, 1, -1, -1), Bin: []float64{2, -1}}
 			}},
+
+		generatedFamily("Optimal/degenerate-lp", qptest0Spec(1, 0, 0, false), true),
+		generatedFamily("Optimal/degenerate-scaled", qptest0Spec(2, 3, 8, false), true),
+		generatedFamily("Optimal/degenerate-strictly-convex", qptest0Spec(3, 10, 8, false), false),
+		generatedFamily("Infeasible/degenerate-lp", qptest0Spec(4, 0, 8, true), true),
+		generatedFamily("Infeasible/degenerate-strictly-convex", qptest0Spec(5, 10, 8, true), false),
 
 		{name: "Unbounded/lp", want: linalg.Unbounded, semidefinite: true,
 			p: func() *qp.Problem {
@@ -247,4 +256,22 @@ func objective(p *qp.Problem, x []float64) float64 {
 		}
 	}
 	return s
+}
+
+// qptest0Spec is the Spec of the suite's generated families: 10 variables, 12
+// base rows (a third equalities) with two redundant, two duplicated, two
+// empty rows and two ranged pairs, one free and one fixed variable, curved
+// variables with curvature, scales spread over decades.
+func qptest0Spec(seed uint64, curved int, decades float64, infeasible bool) Spec {
+	return Spec{N: 10, Rows: 12, EqFrac: 1.0 / 3, Curved: curved, Redundant: 2, Duplicate: 2, Empty: 2, Ranged: 2,
+		Free: 1, Fixed: 1, Decades: decades, Infeasible: infeasible, Seed: seed}
+}
+
+// generatedFamily is a family made by Generate from s; semidefinite says that
+// H is nil or singular (s.Curved < s.N), which also makes the optimum
+// non-unique in general.
+func generatedFamily(name string, s Spec, semidefinite bool) family {
+	g := Generate(s)
+	return family{name: name, want: g.Want, x: g.X, obj: g.Obj, semidefinite: semidefinite, anyX: semidefinite,
+		p: func() *qp.Problem { return Generate(s).Problem }}
 }

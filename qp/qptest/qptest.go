@@ -20,8 +20,9 @@ const DefaultTol = qp.DefaultTol
 
 // Capabilities says what a solver does not support. The zero value describes
 // a general convex QP solver: equality rows, inequality rows and bounds, a
-// semidefinite or nil H, infeasibility proved (status Infeasible) and
-// unboundedness certified (status Unbounded with a ray), and warm starts.
+// semidefinite or nil H, infeasibility proved (status Infeasible with a
+// Farkas certificate in Result.Farkas) and unboundedness certified (status
+// Unbounded with a ray), and warm starts.
 // A problem outside what the capabilities allow must be refused with an error
 // wrapping linalg.ErrInvalid.
 type Capabilities struct {
@@ -38,6 +39,9 @@ type Capabilities struct {
 	// NoInfeasibility: infeasibility need not be proved; on an infeasible
 	// problem any status but Optimal is accepted.
 	NoInfeasibility bool
+	// NoCertificate: an Infeasible result need not carry a certificate
+	// (qp.Result.Farkas is not checked, X must still be NaN).
+	NoCertificate bool
 	// NoUnboundedness: unboundedness need not be certified; on an unbounded
 	// problem any status but Optimal is accepted.
 	NoUnboundedness bool
@@ -146,6 +150,9 @@ func (r *run) family(f family) {
 		switch {
 		case res.Status == linalg.Infeasible:
 			r.noPoint(f.name, p, &res)
+			if !r.c.NoCertificate {
+				r.certificate(f.name, p, &res)
+			}
 		case res.Status == linalg.Optimal || !r.c.NoInfeasibility:
 			r.failf(f.name, "status %v, want Infeasible (X = %v)", res.Status, res.X)
 		}
@@ -185,7 +192,7 @@ func (r *run) optimal(f family, p *qp.Problem, res *qp.Result) bool {
 	if res.KKT.Max() > r.tol {
 		r.failf(f.name, "reported KKT residuals %+v above %.1e", res.KKT, r.tol)
 	}
-	if d := relDiff(res.X, f.x); d > xTol(r.tol) {
+	if d := relDiff(res.X, f.x); !f.anyX && d > xTol(r.tol) {
 		r.failf(f.name, "X = %v, want %v (relative difference %.1e)", res.X, f.x, d)
 	}
 	if obj := objective(p, res.X); math.Abs(res.Obj-obj) > 1e-9*(1+math.Abs(obj)) {
@@ -231,8 +238,11 @@ func (r *run) warm(f family, p *qp.Problem, res *qp.Result) {
 		r.failf(name, "status %v, want Optimal", res.Status)
 		return
 	}
-	if d := relDiff(res.X, f.x); d > xTol(r.tol) {
+	if d := relDiff(res.X, f.x); !f.anyX && d > xTol(r.tol) {
 		r.failf(name, "X = %v, want %v", res.X, f.x)
+	}
+	if obj := objective(p, res.X); f.anyX && math.Abs(obj-f.obj) > 1e-8*(1+math.Abs(f.obj)) {
+		r.failf(name, "objective %v, want the optimal value %v", obj, f.obj)
 	}
 	if kkt, err := qp.Residuals(p, res.X, res.Eq, res.Ineq, res.Lower, res.Upper); err != nil || kkt.Max() > r.tol {
 		r.failf(name, "KKT residuals %+v (%v) above %.1e", kkt, err, r.tol)

@@ -36,6 +36,23 @@ func (s liar) Solve(ctx context.Context, p *qp.Problem, start *qp.Start, res *qp
 	return err
 }
 
+// forger reports Infeasible correctly but with a certificate whose row
+// weights are zeroed (so its gap is 0).
+type forger struct{ qp.Solver }
+
+func (s forger) Solve(ctx context.Context, p *qp.Problem, start *qp.Start, res *qp.Result) error {
+	err := s.Solver.Solve(ctx, p, start, res)
+	if err == nil && res.Status == linalg.Infeasible {
+		for i := range res.Farkas.Eq {
+			res.Farkas.Eq[i] = 0
+		}
+		for i := range res.Farkas.Ineq {
+			res.Farkas.Ineq[i] = 0
+		}
+	}
+	return err
+}
+
 // deaf ignores the context it is given.
 type deaf struct{ qp.Solver }
 
@@ -87,7 +104,9 @@ func TestCheckFailsWrongSolvers(t *testing.T) {
 		// every Optimal family with a known optimum
 		{"displaced by 1e-4", displaced{qp.NewActiveSet(nil)}, qptest.Capabilities{}, "Optimal/", 17},
 		// every Infeasible family
-		{"Optimal when infeasible", liar{qp.NewActiveSet(nil)}, qptest.Capabilities{}, "Infeasible/", 5},
+		{"Optimal when infeasible", liar{qp.NewActiveSet(nil)}, qptest.Capabilities{}, "Infeasible/", 7},
+		// a certificate that does not prove anything, in every Infeasible family
+		{"forged certificate", forger{qp.NewActiveSet(nil)}, qptest.Capabilities{}, "Infeasible/", 7},
 		{"ignores cancellation", deaf{qp.NewActiveSet(nil)}, qptest.Capabilities{}, "Canceled/", 17},
 		{"panics", panicky{qp.NewActiveSet(nil)}, qptest.Capabilities{}, "Optimal/equality", 1},
 		// Bounded refuses inequalities: without the capability that is a failure
@@ -99,6 +118,15 @@ func TestCheckFailsWrongSolvers(t *testing.T) {
 		if k := count(fails, tc.prefix); k < tc.min {
 			t.Errorf("%s: %d failures in %s..., want at least %d; all failures:\n%s", tc.name, k, tc.prefix, tc.min, strings.Join(fails, "\n"))
 		}
+	}
+}
+
+// TestCheckNoCertificate: a solver that does not promise certificates is not
+// asked for one.
+func TestCheckNoCertificate(t *testing.T) {
+	fails := qptest.Check(forger{qp.NewActiveSet(nil)}, qptest.Capabilities{NoCertificate: true})
+	if len(fails) != 0 {
+		t.Errorf("forger with NoCertificate fails:\n%s", strings.Join(fails, "\n"))
 	}
 }
 

@@ -3,8 +3,8 @@ package inputs
 import (
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/benchdata"
-	"ukm/internal/dataset"
+	"ukm/dataset"
+	"ukm/dataset/benchdata"
 	"ukm/qp"
 )
 

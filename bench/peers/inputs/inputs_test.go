@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/benchdata"
-	"ukm/internal/datatest"
+	"ukm/dataset/benchdata"
+	"ukm/dataset/datatest"
 	"ukm/linalg"
 	"ukm/qp"
 )

@@ -136,14 +136,8 @@ func CheckKernel(op string, k mat.Matrix, l int) error {
 }
 
 // IsNil reports whether m is nil or an interface holding a nil pointer (a
-// nil *mat.Dense, say), whose Dims method would panic.
-func IsNil(m mat.Matrix) bool {
-	if m == nil {
-		return true
-	}
-	v := reflect.ValueOf(m)
-	return v.Kind() == reflect.Pointer && v.IsNil()
-}
+// nil *mat.Dense, say), whose Dims method would panic (linalg.IsNil).
+func IsNil(m mat.Matrix) bool { return linalg.IsNil(m) }
 
 // CheckModels checks that a one-versus-all model of the given number of
 // classes holds the Problems(classes) binary models it needs (a Multi built

@@ -256,7 +256,7 @@ func standardCandidates(k models.KernelKind) func(base *models.Options) []models
 			for _, lam := range []float64{1e-2, 1e-1, 1} {
 				o := *base
 				o.Kernel.Kind, o.Design, o.Lambda, o.Bias = k, models.Standard, lam, bias
-				out = append(out, models.Candidate{Name: fmt.Sprintf("%v/lambda=%g/bias=%t", k, lam, bias), Options: o})
+				out = append(out, models.Candidate{Name: fmt.Sprintf("%v/lambda=%g/bias=%t", k, lam, bias), Options: o.Trim()})
 			}
 		}
 		return out
@@ -273,7 +273,7 @@ func sklCandidates(k models.KernelKind) func(base *models.Options) []models.Cand
 				for _, lam := range []float64{1e-2, 1e-1, 1} {
 					o := *base
 					o.Kernel.Kind, o.Design, o.Decay, o.D, o.Lambda = k, models.SKL, c, d, lam
-					out = append(out, models.Candidate{Name: fmt.Sprintf("SKL(%v)/decay=%g/d=%d/lambda=%g", k, c, d, lam), Options: o})
+					out = append(out, models.Candidate{Name: fmt.Sprintf("SKL(%v)/decay=%g/d=%d/lambda=%g", k, c, d, lam), Options: o.Trim()})
 				}
 			}
 		}
@@ -289,7 +289,8 @@ func candidatesMethod(name string, base *models.Options, cands func(base *models
 		v, _ := d.memoize("basis-cache", func() (any, error) { return &models.BasisCache{}, nil })
 		o := *base
 		o.Design = models.SKL
-		o.Seed = 1 // the bases are shared by every trial: one seed for their start vectors
+		o.Decay, o.Lambda, o.Bias = 0, 0, false // set by the candidates
+		o.Seed = 1                              // the bases are shared by every trial: one seed for their start vectors
 		so := &models.SelectOptions{Base: o, Cache: v.(*models.BasisCache)}
 		if cands != nil {
 			so.Candidates = cands(&o)

@@ -16,7 +16,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ukm/internal/dataset"
+	"ukm/dataset"
 	"ukm/models"
 )
 
@@ -230,7 +230,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	total := len(datasets) * len(cells) * cfg.Trials
 	done := 0
 	for _, name := range datasets {
-		d, err := LoadData(cfg.DataDir, name)
+		d, err := tab.load(cfg.DataDir, name)
 		if err != nil {
 			return nil, err
 		}
@@ -428,6 +428,7 @@ func fitMethod(name string, base *models.Options, set func(o *models.Options)) M
 		o := *base
 		o.Seed = seed
 		set(&o)
+		o = o.Trim() // the base's knobs reach the methods that use them
 		m, err := models.Fit(ctx, d.X, labeled, labelsOf(d.Y, labeled), &o)
 		return score(m, err, d, labeled)
 	}}
@@ -460,7 +461,7 @@ func loopMethod(name string, base *models.Options, set func(o *models.Options), 
 		o := *base
 		o.Seed = seed
 		set(&o)
-		lo := mk(o)
+		lo := mk(o.Trim())
 		lo.Truth = d.Y
 		_, rounds, err := models.Loop(ctx, d.X, labeled, labelsOf(d.Y, labeled), activeTruth(d.Y), lo)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"ukm/internal/dataset"
+	"ukm/dataset"
 )
 
 func TestSampleLabeled(t *testing.T) {

@@ -1,0 +1,206 @@
+// Command bmal draws the learning curves of the thesis-bmal reproduction
+// (batch-mode active learning by Fisher information against the other
+// selectors) from the JSON that
+//
+//	ukm reproduce -table thesis-bmal -json FILE
+//
+// writes, as one PNG: a panel per data set (rows) and kernel (columns), a
+// line per selector, the mean over the trials with its standard error as
+// error bars, against the number of labels.
+//
+//	go run ./bmal -in FILE -out ../charts/bmal_curves.png
+//
+// It lives beside the benchmark charts (package main of bench/plots) so
+// that gonum.org/v1/plot stays out of the library's import graph.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "bmal:", err)
+		os.Exit(1)
+	}
+}
+
+// result is the part of the reproduction's JSON the chart reads.
+type result struct {
+	Table  string `json:"table"`
+	Trials int    `json:"trials"`
+	Rows   []struct {
+		Dataset string   `json:"dataset"`
+		Labeled int      `json:"labeled"`
+		Method  string   `json:"method"`
+		Mean    *float64 `json:"mean"`
+		StdErr  *float64 `json:"stderr"`
+	} `json:"rows"`
+}
+
+// curve is one selector's learning curve on one data set and kernel.
+type curve struct {
+	selector string
+	x, y, se []float64
+}
+
+func run(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bmal", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	in := fs.String("in", "", "JSON written by ukm reproduce -table thesis-bmal -json")
+	out := fs.String("out", "", "PNG file to write")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *in == "" || *out == "" || fs.NArg() > 0 {
+		return errors.New("usage: bmal -in FILE.json -out FILE.png")
+	}
+	f, err := os.Open(*in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var res result
+	if err := json.NewDecoder(f).Decode(&res); err != nil {
+		return fmt.Errorf("%s: %w", *in, err)
+	}
+	sets, kernels, curves, err := group(&res)
+	if err != nil {
+		return err
+	}
+	plots := make([][]*plot.Plot, len(sets))
+	for i, ds := range sets {
+		plots[i] = make([]*plot.Plot, len(kernels))
+		for j, k := range kernels {
+			p, err := panel(fmt.Sprintf("%s, %s kernel", ds, k), curves[ds+"|"+k], i == 0 && j == 0)
+			if err != nil {
+				return fmt.Errorf("%s/%s: %w", ds, k, err)
+			}
+			plots[i][j] = p
+		}
+	}
+	const w, h = 5 * vg.Inch, 3.2 * vg.Inch
+	img := vgimg.New(vg.Length(len(kernels))*w, vg.Length(len(sets))*h)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: len(sets), Cols: len(kernels), PadX: vg.Millimeter, PadY: vg.Millimeter,
+		PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
+	canvases := plot.Align(plots, tiles, dc)
+	for i := range plots {
+		for j := range plots[i] {
+			plots[i][j].Draw(canvases[i][j])
+		}
+	}
+	o, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(o); err != nil {
+		o.Close()
+		return err
+	}
+	return o.Close()
+}
+
+// group splits the rows by data set and kernel (method "Selector/Kernel"),
+// keeping the order of first appearance.
+func group(res *result) (sets, kernels []string, curves map[string][]*curve, err error) {
+	curves = map[string][]*curve{}
+	for _, r := range res.Rows {
+		if r.Mean == nil {
+			continue
+		}
+		sel, k, ok := strings.Cut(r.Method, "/")
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("method %q is not Selector/Kernel", r.Method)
+		}
+		if !slices.Contains(sets, r.Dataset) {
+			sets = append(sets, r.Dataset)
+		}
+		if !slices.Contains(kernels, k) {
+			kernels = append(kernels, k)
+		}
+		key := r.Dataset + "|" + k
+		var c *curve
+		for _, cc := range curves[key] {
+			if cc.selector == sel {
+				c = cc
+			}
+		}
+		if c == nil {
+			c = &curve{selector: sel}
+			curves[key] = append(curves[key], c)
+		}
+		se := 0.0
+		if r.StdErr != nil {
+			se = *r.StdErr
+		}
+		c.x, c.y, c.se = append(c.x, float64(r.Labeled)), append(c.y, *r.Mean), append(c.se, se)
+	}
+	if len(sets) == 0 {
+		return nil, nil, nil, errors.New("no rows with results")
+	}
+	return sets, kernels, curves, nil
+}
+
+// errPoints is a curve as plotter input: points with symmetric errors.
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// panel draws the curves of one data set and kernel.
+func panel(title string, curves []*curve, legend bool) (*plot.Plot, error) {
+	if len(curves) == 0 {
+		return nil, errors.New("no curves")
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "labels"
+	p.Y.Label.Text = "accuracy or F1 (%)"
+	p.Add(plotter.NewGrid())
+	p.Legend.Top, p.Legend.Left = false, false
+	for i, c := range curves {
+		pts := errPoints{XYs: make(plotter.XYs, len(c.x)), YErrors: make(plotter.YErrors, len(c.x))}
+		for a := range c.x {
+			pts.XYs[a].X, pts.XYs[a].Y = c.x[a], c.y[a]
+			pts.YErrors[a].Low, pts.YErrors[a].High = c.se[a], c.se[a]
+		}
+		line, points, err := plotter.NewLinePoints(pts.XYs)
+		if err != nil {
+			return nil, err
+		}
+		col := plotutil.Color(i)
+		line.Color, points.Color = col, col
+		points.Shape = plotutil.Shape(i)
+		if i == 0 {
+			// The thesis's method stands out.
+			line.Width = vg.Points(2)
+		}
+		bars, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return nil, err
+		}
+		r, g, b, _ := col.RGBA()
+		bars.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 160}
+		p.Add(line, points, bars)
+		if legend {
+			p.Legend.Add(c.selector, line, points)
+		}
+	}
+	return p, nil
+}

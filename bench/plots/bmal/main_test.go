@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sample writes a reproduction JSON with two data sets, two kernels, three
+// selectors and three rows each.
+func sample(t *testing.T, dir string) string {
+	t.Helper()
+	var rows []map[string]any
+	for _, ds := range []string{"heart", "wine"} {
+		for _, k := range []string{"SKL", "RBF"} {
+			for si, sel := range []string{"BMAL", "Entropy", "Random"} {
+				for _, l := range []int{20, 30, 40} {
+					rows = append(rows, map[string]any{"dataset": ds, "labeled": l, "method": sel + "/" + k,
+						"mean": 60 + float64(l)/2 + float64(si), "stderr": 1.5, "trials": 3})
+				}
+			}
+		}
+	}
+	b, err := json.Marshal(map[string]any{"table": "thesis-bmal", "trials": 3, "seed": 1, "rows": rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in.json")
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	in := sample(t, dir)
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"ok", []string{"-in", in, "-out", filepath.Join(dir, "out.png")}, ""},
+		{"no output", []string{"-in", in}, "usage"},
+		{"missing input", []string{"-in", filepath.Join(dir, "none.json"), "-out", filepath.Join(dir, "x.png")}, "no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			err := run(tc.args, &stderr)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := os.Open(filepath.Join(dir, "out.png"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				img, err := png.Decode(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Two data sets (rows) by two kernels (columns) of 5 x 3.2 inches.
+				if b := img.Bounds(); b.Dx() <= b.Dy()/2 || b.Dx() < 500 {
+					t.Errorf("image %v", b)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("error %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestGroup(t *testing.T) {
+	var res result
+	in := `{"rows":[{"dataset":"a","labeled":20,"method":"BMAL/SKL","mean":1,"stderr":0.1},
+	{"dataset":"a","labeled":30,"method":"BMAL/SKL","mean":2,"stderr":0.2},
+	{"dataset":"a","labeled":20,"method":"Random/RBF","mean":3,"stderr":null},
+	{"dataset":"b","labeled":20,"method":"Random/RBF","mean":null}]}`
+	if err := json.Unmarshal([]byte(in), &res); err != nil {
+		t.Fatal(err)
+	}
+	sets, kernels, curves, err := group(&res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(sets, kernels) != "[a] [SKL RBF]" || len(curves["a|SKL"]) != 1 || fmt.Sprint(curves["a|SKL"][0].y) != "[1 2]" {
+		t.Errorf("sets %v kernels %v curves %v", sets, kernels, curves)
+	}
+	res.Rows[0].Method = "bad"
+	if _, _, _, err := group(&res); err == nil {
+		t.Error("a method without a kernel gave no error")
+	}
+}

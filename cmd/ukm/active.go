@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+
+	"ukm/models"
+	"ukm/models/active"
+)
+
+// activeCmd runs the active-learning loop on a fully labeled file: it keeps
+// -labels of the labels, answers the loop's queries from the labels it held
+// back, and writes the learning curve (the accuracy on the rows still
+// unlabeled after every round).
+func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("active", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var tf tableFlags
+	tf.register(fs)
+	keep := fs.Int("labels", 0, "labeled rows to start from (stratified by class, seeded by -seed); required")
+	budget := fs.Int("budget", 20, "labels the loop may ask for in all")
+	batch := fs.Int("batch", 1, "labels asked for per round")
+	strategy := fs.String("strategy", "uklr", "uklr (re-learn the kernel every round, query by entropy), klr-active (fixed initial kernel, entropy) or klr-rand (fixed initial kernel, random queries)")
+	seed := fs.Uint64("seed", 1, "random seed")
+	format := fs.String("format", "csv", "output format: csv or json")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	var mf modelFlags
+	mf.register(fs, "skl")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case tf.data == "":
+		return fmt.Errorf("active: -data is required")
+	case *keep <= 0:
+		return fmt.Errorf("active: -labels N (the labeled rows to start from) is required")
+	case *budget < 0 || *batch < 1:
+		return fmt.Errorf("active: -budget must be >= 0 and -batch >= 1")
+	case *format != "csv" && *format != "json":
+		return fmt.Errorf("active: unknown -format %q (csv, json)", *format)
+	}
+	opt, err := mf.options()
+	if err != nil {
+		return err
+	}
+	opt.Seed = *seed
+	var lo *models.LoopOptions
+	switch *strategy {
+	case "uklr":
+		lo = models.UKLR(opt, *budget, *batch)
+	case "klr-active":
+		lo = models.KLRActive(opt, *budget, *batch)
+	case "klr-rand":
+		lo = models.KLRRand(opt, *budget, *batch)
+	default:
+		return fmt.Errorf("active: unknown -strategy %q (uklr, klr-active, klr-rand)", *strategy)
+	}
+	topt, err := tf.options()
+	if err != nil {
+		return err
+	}
+	tab, err := readData(tf.data, tf.idxLabels, topt)
+	if err != nil {
+		return err
+	}
+	if n := len(tab.Labeled()); n != len(tab.Labels) {
+		return fmt.Errorf("active: %s has %d unlabeled rows; the loop's oracle is the file's labels, so every row must be labeled", tf.data, len(tab.Labels)-n)
+	}
+	classes, _, truth := tab.Index()
+	if len(classes) < 2 {
+		return fmt.Errorf("active: %s holds one class only", tf.data)
+	}
+	keepLabels(tab, *keep, *seed)
+	labeled := tab.Labeled()
+	labels := make([]int, len(labeled))
+	for a, i := range labeled {
+		labels[a] = truth[i]
+	}
+	lo.Truth = truth
+	if !*quiet {
+		lo.Progress = func(r models.Round) {
+			fmt.Fprintf(stderr, "active: round %d, %d labeled, accuracy %.4f\n", r.Index, r.Labeled, r.Accuracy)
+		}
+	}
+	_, rounds, err := models.Loop(ctx, tab.X, labeled, labels, active.GroundTruth(truth), lo)
+	if err != nil {
+		return err
+	}
+	return writeCurve(stdout, *format, rounds)
+}
+
+// curvePoint is one round of the learning curve.
+type curvePoint struct {
+	Round      int     `json:"round"`
+	Labeled    int     `json:"labeled"`
+	Accuracy   float64 `json:"accuracy"`
+	MaxEntropy float64 `json:"max_entropy"`
+	Alignment  float64 `json:"alignment"`
+	Queried    []int   `json:"queried"`
+}
+
+// writeCurve writes the learning curve: CSV "round,labeled,accuracy,
+// max_entropy,alignment,queried" (queried rows separated by spaces) or a
+// JSON array of the same fields.
+func writeCurve(w io.Writer, format string, rounds []models.Round) error {
+	pts := make([]curvePoint, len(rounds))
+	for i, r := range rounds {
+		pts[i] = curvePoint{r.Index, r.Labeled, r.Accuracy, r.MaxEntropy, r.Alignment, r.Queried}
+		if math.IsNaN(pts[i].Accuracy) {
+			pts[i].Accuracy = 0 // no unlabeled row left to score
+		}
+	}
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(pts)
+	}
+	if _, err := fmt.Fprintln(w, "round,labeled,accuracy,max_entropy,alignment,queried"); err != nil {
+		return err
+	}
+	for _, p := range pts {
+		q := fmt.Sprint(p.Queried)
+		if _, err := fmt.Fprintf(w, "%d,%d,%.4f,%.4f,%.4f,%s\n", p.Round, p.Labeled, p.Accuracy, p.MaxEntropy, p.Alignment, q[1:len(q)-1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package repro
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/dataset"
+	"ukm/models"
+	"ukm/models/active"
+)
+
+func TestMinorityF1(t *testing.T) {
+	truth := []int{0, 0, 0, 1, 1, 1, 1, 1}
+	idx := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	for _, tc := range []struct {
+		name string
+		pred []int
+		want float64
+	}{
+		{"perfect", []int{0, 0, 0, 1, 1, 1, 1, 1}, 100},
+		{"none predicted", []int{1, 1, 1, 1, 1, 1, 1, 1}, 0},
+		{"all predicted", []int{0, 0, 0, 0, 0, 0, 0, 0}, 100 * 2 * 3.0 / (2*3 + 5)},
+		{"one miss, one false alarm", []int{0, 0, 1, 0, 1, 1, 1, 1}, 100 * 2 * 2.0 / (2*2 + 1 + 1)},
+	} {
+		if got := minorityF1(tc.pred, idx, truth, 0); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: F1 %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestAreas(t *testing.T) {
+	mk := func(l int, acc ...float64) *Row { return &Row{Labeled: l, acc: acc} }
+	for _, tc := range []struct {
+		name string
+		rows []*Row
+		want []float64
+	}{
+		{"flat", []*Row{mk(20, 50, 60), mk(30, 50, 60), mk(40, 50, 60)}, []float64{50, 60}},
+		{"linear rise", []*Row{mk(20, 0), mk(30, 10), mk(40, 20)}, []float64{10}},
+		{"uneven steps", []*Row{mk(0, 0), mk(10, 10), mk(40, 10)}, []float64{(50 + 300) / 40.0}},
+		{"one row", []*Row{mk(20, 1)}, nil},
+		{"ragged trials", []*Row{mk(20, 1, 2), mk(30, 1)}, nil},
+	} {
+		got := areas(tc.rows)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: areas %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestRecordedPredictions: the predictions read from the probabilities the
+// recording selector keeps are the loop's own (its accuracy per round).
+func TestRecordedPredictions(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		classes int
+		learned bool
+	}{{"binary/SKL", 2, true}, {"binary/RBF", 2, false}, {"three classes/SKL", 3, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := dataset.Blobs(150, 3, tc.classes, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lab := []int{}
+			for c := range tc.classes {
+				for i, y := range s.Y {
+					if y == c && len(lab) < 2*(c+1) {
+						lab = append(lab, i)
+					}
+				}
+			}
+			o := models.Options{Seed: 2}
+			lo := models.UKLR(o, 20, 10)
+			if !tc.learned {
+				lo = models.KLRActive(o, 20, 10)
+			}
+			rec := &recordingSelector{inner: active.Fisher{}}
+			lo.Selector, lo.Truth = rec, s.Y
+			_, rounds, err := models.Loop(context.Background(), s.X, lab, labelsOf(s.Y, lab), activeTruth(s.Y), lo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			taken := append([]int(nil), lab...)
+			for r, p := range rec.probs {
+				u := complement(len(s.Y), taken)
+				if got, want := accuracy(argmaxRows(p), u, s.Y), 100*rounds[r].Accuracy; math.Abs(got-want) > 1e-9 {
+					t.Errorf("round %d: accuracy from the recorded probabilities %v, the loop's %v", r, got, want)
+				}
+				taken = append(taken, rounds[r].Queried...)
+			}
+			if len(rec.probs) != 2 || len(rec.elapsed) != 2 {
+				t.Errorf("%d rounds recorded, want 2", len(rec.probs))
+			}
+		})
+	}
+}
+
+// TestBMALTable runs the learning-curve table on a small synthetic set
+// (two trials) and checks its shape: a row per number of labels, the same
+// start for every selector of a kernel, a claim section with the areas.
+func TestBMALTable(t *testing.T) {
+	dir := t.TempDir()
+	s, err := dataset.TwoMoons(60, 0.2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeCSV(t, filepath.Join(dir, "moons.csv"), s.X, s.Y)
+	registry["bmal-test"] = bmalTable("bmal-test", []string{"moons"})
+	defer delete(registry, "bmal-test")
+	res, err := Run(context.Background(), Config{Table: "bmal-test", DataDir: dir, Trials: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (bmalRounds + 1) * len(bmalSelectors) * len(bmalKernels); len(res.Rows) != want {
+		t.Fatalf("%d rows, want %d", len(res.Rows), want)
+	}
+	start := map[string][]float64{}
+	for _, row := range res.Rows {
+		if row.Labeled != bmalInitial {
+			continue
+		}
+		k := kernelOf(row.Method)
+		if prev, ok := start[k]; ok && fmt.Sprint(prev) != fmt.Sprint(row.acc) {
+			t.Errorf("%s starts at %v, another selector of its kernel at %v", row.Method, row.acc, prev)
+		}
+		start[k] = row.acc
+	}
+	var b strings.Builder
+	if err := res.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| 120 |", "Area under the learning curve", "BMAL against Margin", "| moons |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the markdown lacks %q", want)
+		}
+	}
+	// A run restricted to later rows cannot read curves it never ran.
+	registry["bmal-test"] = bmalTable("bmal-test", []string{"moons"})
+	if _, err := Run(context.Background(), Config{Table: "bmal-test", DataDir: dir, Trials: 1, Sizes: []int{30}}); err == nil {
+		t.Error("a run without the first row gave no error")
+	}
+}
+
+func writeCSV(t *testing.T, path string, x *mat.Dense, y []int) {
+	t.Helper()
+	var b strings.Builder
+	_, p := x.Dims()
+	b.WriteString("label")
+	for j := range p {
+		fmt.Fprintf(&b, ",f%d", j+1)
+	}
+	b.WriteString("\n")
+	for i, yi := range y {
+		fmt.Fprint(&b, yi)
+		for _, v := range x.RawRowView(i) {
+			fmt.Fprintf(&b, ",%v", v)
+		}
+		b.WriteString("\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

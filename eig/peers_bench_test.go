@@ -1,0 +1,110 @@
+package eig_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"ukm/eig"
+	"ukm/eig/eigtest"
+	"ukm/linalg"
+)
+
+// sink keeps benchmark results alive.
+var sink *eig.Result
+
+// BenchmarkVsEigsh times the default solver (TopD) and the
+// shift-and-invert mode on the matrices that bench/peers/gen/eigfam writes
+// for SciPy's eigsh (bench/peers/eigsh_families.sh runs both sides in one
+// run; the names are the same):
+//
+//   - family=rbf: the dense RBF kernel of eigtest.KernelRBF, largest d;
+//   - family=knn: the 10-NN graph Laplacian of eigtest.KNNLaplacian, as a
+//     CSR operator, largest d;
+//   - family=repeated-*: an eigenvalue of multiplicity exactly d at the
+//     bottom, smallest d;
+//   - family=grid-stiffness, clustered-laplacian: condition 1e10 at
+//     n = 5,000, the smallest d by shift-and-invert with sigma = 0.
+//
+// Reported: matvecs/op (products with A), solves/op (applications of the
+// shifted inverse), relres/eps (worst ||A v - θ v|| / (NormEstimate eps),
+// eps = 2^-53) and converged (1 if Status is Converged).
+func BenchmarkVsEigsh(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{200, 500, 1000, 2000, 4000} {
+		var dense *eig.Dense
+		var knn *eig.CSR
+		for _, d := range []int{5, 20, 50} {
+			b.Run(fmt.Sprintf("family=rbf/n=%d/d=%d", n, d), func(b *testing.B) {
+				if dense == nil {
+					k, err := eigtest.KernelRBF(n, 1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if dense, err = eig.NewDenseShared(k); err != nil {
+						b.Fatal(err)
+					}
+				}
+				benchSolve(b, func() (*eig.Result, error) { return eig.TopD(ctx, dense, d, nil) })
+			})
+		}
+		for _, d := range []int{5, 20, 50} {
+			b.Run(fmt.Sprintf("family=knn/n=%d/d=%d", n, d), func(b *testing.B) {
+				if knn == nil {
+					p, err := eigtest.KNNLaplacian(n, 10, 1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if knn, err = eig.NewCSR(p.A); err != nil {
+						b.Fatal(err)
+					}
+				}
+				benchSolve(b, func() (*eig.Result, error) { return eig.TopD(ctx, knn, d, nil) })
+			})
+		}
+	}
+	for _, p := range []eigtest.Problem{eigtest.RepeatedDiagonal(420, 20), eigtest.RepeatedBlocks(1000, 10, 1)} {
+		b.Run(fmt.Sprintf("family=%s/d=%d", p.Name, p.Mult), func(b *testing.B) {
+			set := &eig.Settings{Which: eig.Smallest}
+			benchSolve(b, func() (*eig.Result, error) { return eig.TopD(ctx, p.A, p.Mult, set) })
+		})
+	}
+	ps, err := illConditioned()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range ps {
+		for _, d := range []int{6, 10, 20} {
+			b.Run(fmt.Sprintf("family=%s/d=%d/solver=shift-invert", p.Name, d), func(b *testing.B) {
+				benchSolve(b, func() (*eig.Result, error) { return eig.ShiftInvert{}.Solve(ctx, p.A, d, nil) })
+			})
+		}
+	}
+}
+
+// benchSolve times solve and reports the metrics of BenchmarkVsEigsh.
+func benchSolve(b *testing.B, solve func() (*eig.Result, error)) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	var res *eig.Result
+	for b.Loop() {
+		var err error
+		if res, err = solve(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sink = res
+	var worst float64
+	for _, r := range res.Residuals {
+		worst = math.Max(worst, r/(res.NormEstimate*eps))
+	}
+	conv := 0.0
+	if res.Status == linalg.Converged {
+		conv = 1
+	}
+	b.ReportMetric(float64(res.MatVecs), "matvecs/op")
+	b.ReportMetric(float64(res.Solves), "solves/op")
+	b.ReportMetric(worst, "relres/eps")
+	b.ReportMetric(conv, "converged")
+}
