@@ -43,7 +43,7 @@ const usage = `usage: ukm <command> [flags]
 
 commands:
   demo        base kernel vs SKL vs UKLR on synthetic sets (no files needed)
-  reproduce   regenerate a paper's table: -table kdd06-table2|kdd06-table3|mm-table4|la-table1
+  reproduce   regenerate a paper's table: -table NAME (ukm reproduce -h lists them)
   fit         learn a kernel and classifier on a file, predict its unlabeled rows
   predict     predict the rows of -data (out of sample) with a saved -model, or fit on -train first
   active      the active-learning loop (UKLR) with the file's labels as the oracle: the learning curve
