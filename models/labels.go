@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/dataset"
 	"ukm/linalg"
 )
 
@@ -35,52 +36,21 @@ func FitLabels(ctx context.Context, x *mat.Dense, y []string, opt *Options) (*Mo
 	return m, nil
 }
 
-// encodeLabels maps the names in y to classes 0..c-1 in the order
-// described at FitLabels and returns the names, the labeled rows and their
-// classes.
+// encodeLabels maps the names in y to classes 0..c-1 in the order of
+// dataset.Index (the rule described at FitLabels) and returns the names,
+// the labeled rows and their classes.
 func encodeLabels(y []string) (names []string, labeled, classes []int) {
-	seen := map[string]bool{}
-	for _, s := range y {
-		if s != Unlabeled && !seen[s] {
-			seen[s] = true
-			names = append(names, s)
-		}
-	}
-	numeric := true
-	val := make(map[string]float64, len(names))
-	for _, s := range names {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			numeric = false
-			break
-		}
-		val[s] = v
-	}
-	slices.SortFunc(names, func(a, b string) int {
-		if numeric && val[a] != val[b] {
-			if val[a] < val[b] {
-				return -1
-			}
-			return 1
-		}
-		if a < b {
-			return -1
-		}
-		if a > b {
-			return 1
-		}
-		return 0
-	})
-	index := make(map[string]int, len(names))
-	for k, s := range names {
-		index[s] = k
-	}
+	var raw []string
 	for i, s := range y {
 		if s != Unlabeled {
 			labeled = append(labeled, i)
-			classes = append(classes, index[s])
+			raw = append(raw, s)
 		}
 	}
+	if len(raw) == 0 {
+		return nil, nil, nil
+	}
+	names, classes = dataset.Index(raw)
 	return names, labeled, classes
 }
 

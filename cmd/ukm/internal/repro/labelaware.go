@@ -51,16 +51,9 @@ func laPrepare(ctx context.Context, d *Data, base *models.Options) (*laSpectra, 
 	key := fmt.Sprintf("labelaware/%v/%v", base.Scale, base.Kernel.Gamma)
 	v, err := d.memoize(key, func() (any, error) {
 		t0 := time.Now()
-		xs := d.X
-		if base.Scale != models.NoScaling {
-			method := linalg.ZScore
-			if base.Scale == models.MinMax {
-				method = linalg.MinMax
-			}
-			var err error
-			if xs, _, err = linalg.FitTransform(d.X, method); err != nil {
-				return nil, err
-			}
+		xs, err := scaleData(d.X, base.Scale)
+		if err != nil {
+			return nil, err
 		}
 		g := base.Kernel.Gamma
 		if g == 0 {

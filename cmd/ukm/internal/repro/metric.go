@@ -90,16 +90,9 @@ type metricTrial struct {
 func metricPrepare(ctx context.Context, d *Data, base *models.Options) (*metricData, error) {
 	key := fmt.Sprintf("metric/%v/%v", base.Scale, base.Kernel.Gamma)
 	v, err := d.memoize(key, func() (any, error) {
-		xs := d.X
-		if base.Scale != models.NoScaling {
-			method := linalg.ZScore
-			if base.Scale == models.MinMax {
-				method = linalg.MinMax
-			}
-			var err error
-			if xs, _, err = linalg.FitTransform(d.X, method); err != nil {
-				return nil, err
-			}
+		xs, err := scaleData(d.X, base.Scale)
+		if err != nil {
+			return nil, err
 		}
 		g := base.Kernel.Gamma
 		if g == 0 {

@@ -6,6 +6,10 @@ import (
 	"fmt"
 
 	"ukm/dataset"
+	"ukm/linalg"
+	"ukm/models"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // The data of the distance-metric table (thesis Table 5.1): three generated
@@ -45,4 +49,19 @@ func (t *Table) load(dir, name string) (*Data, error) {
 		return &Data{Name: name, X: s.X, Y: s.Y, Classes: len(s.Classes)}, nil
 	}
 	return LoadData(dir, name)
+}
+
+// scaleData applies the scaling of the models options to x, fitted on all
+// its rows (as models.Fit does), for the tables that build their kernels
+// outside models.
+func scaleData(x *mat.Dense, s models.Scaling) (*mat.Dense, error) {
+	if s == models.NoScaling {
+		return x, nil
+	}
+	method := linalg.ZScore
+	if s == models.MinMax {
+		method = linalg.MinMax
+	}
+	xs, _, err := linalg.FitTransform(x, method)
+	return xs, err
 }
