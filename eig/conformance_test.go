@@ -18,7 +18,7 @@ import (
 // testing convention).
 const eps = 1.0 / (1 << 53)
 
-var solvers = []Solver{Reference{}, Lanczos{}, ThickRestart{}, Block{}}
+var solvers = []Solver{Reference{}, Lanczos{}, ThickRestart{}, Block{}, Chebyshev{}}
 
 // randOrtho returns a random n x n orthogonal matrix (QR of a Gaussian
 // matrix) from the seed.

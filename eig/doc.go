@@ -47,6 +47,12 @@
 //     the default (TopD) for operators without block products.
 //   - Block: block Lanczos with thick restarts (block Krylov-Schur), whose
 //     products are block products; the default (TopD) for block operators.
+//   - Chebyshev: thick-restart (block, on sparse matrices) Lanczos on a
+//     Chebyshev polynomial of A that separates the wanted eigenvalues
+//     from the rest, for many wanted pairs crowded together at one end of
+//     a large sparse matrix, where orthogonalization against the basis is
+//     what plain Lanczos spends its time on; the answer is checked and
+//     refined with A itself.
 //   - ShiftInvert: the shift-and-invert mode, thick-restart Lanczos on
 //     (A - sigma I)^-1 for the eigenvalues nearest a shift sigma outside
 //     the spectrum (see below). It factorizes the matrix, so it takes a
@@ -178,10 +184,17 @@
 // ordering, for a *linalg.CSR or a CSR; gonum's dense Cholesky for a
 // Dense) and hands the results back for A: eigenvalues of A, residuals
 // ||A v - theta v||. Its tolerance is relative to each value of the
-// inverse; the pairs converged first are projected out when the others
-// need it (the iteration resolves the small values of the inverse only to
-// eps times its largest), and the vectors end with a step of subspace
-// inverse iteration where a residual calls for it. A shifted matrix that
+// inverse, set so that it implies the bound on the residual with A. When
+// the Ritz vectors of the inverse miss that bound (they carry rounding
+// along the eigenvectors far from sigma, which A magnifies), a
+// Rayleigh-Ritz step with A on the whole Krylov basis recovers them; the
+// pairs converged first are projected out when the others need it (the
+// iteration resolves the small values of the inverse only to eps times its
+// largest), and a step of subspace inverse iteration follows where it can
+// still help. The mode has a multiplicity check of its own: Lanczos from a
+// random start on the inverse with the returned vectors projected out, run
+// until a missed value above the wanted set would have shown, except with
+// a small documented probability. A shifted matrix that
 // is singular (sigma an eigenvalue) or indefinite (sigma inside the
 // spectrum) is an error: linalg.ErrDegenerate or linalg.ErrNotPSD.
 //

@@ -12,7 +12,7 @@ import (
 // of the package and on the default choice (TopD), from outside the
 // package, as the user of a solver of their own would.
 func TestSolvers(t *testing.T) {
-	for _, s := range []eig.Solver{eig.Reference{}, eig.Lanczos{}, eig.ThickRestart{}, eig.Block{}, topD{}} {
+	for _, s := range []eig.Solver{eig.Reference{}, eig.Lanczos{}, eig.ThickRestart{}, eig.Block{}, eig.Chebyshev{}, topD{}} {
 		t.Run("solver="+s.Name(), func(t *testing.T) {
 			eigtest.TestSolver(t, s)
 		})

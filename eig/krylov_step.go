@@ -91,8 +91,11 @@ func (k *krylov) stepLast(c int, last bool) error {
 	}
 	ld := k.ldt
 	// Symmetry: the coefficients against older vectors must reproduce the
-	// couplings stored when those vectors were created.
-	tolSym := 1e-6 * math.Max(k.normA, math.SmallestNonzeroFloat64)
+	// couplings stored when those vectors were created. A locked pair's
+	// coupling was dropped at a fresh restart; it is at most that pair's
+	// residual, tol ||A||, so the check allows that much (twice, as ||A||
+	// is an estimate that grows).
+	tolSym := math.Max(1e-6, 2*k.cfg.tol) * math.Max(k.normA, math.SmallestNonzeroFloat64)
 	for r := 0; r < p; r++ {
 		for i := 0; i < c; i++ {
 			if math.Abs(coef[i*p+r]-k.t[(c+r)*ld+i]) > tolSym {

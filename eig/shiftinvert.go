@@ -45,24 +45,49 @@ import (
 //
 // Each expansion step applies the inverse once (two triangular solves,
 // O(nnz(L)), after a factorization whose cost NewSparseCholesky states);
-// Result.Solves counts those applications. The tolerance of the iteration
-// is relative to each value of the inverse (ARPACK's rule in its
-// shift-and-invert mode), floored at a few units of round-off times the
-// largest. After it, a Rayleigh-Ritz step with A on the span of the
-// vectors (d products with A, counted in MatVecs and Products, and O(n
-// d^2) work) gives the values and the explicit residuals ||A v - theta
-// v||, and a pair counts as converged as in the other solvers, with
-// NormEstimate the Gershgorin bound max_i sum_j |a_ij| of A (an upper
-// bound on ||A||). Pairs that miss that bound get up to two steps of
-// subspace inverse iteration (one solve each), and, if some are still
-// above it, the iteration is run again (at most four more times) on the
-// inverse with the leading converged pairs projected out: the inverse
-// resolves its small values, those of the pairs farthest from Sigma, only
-// to round-off times its largest. Pairs above the bound at the end make
-// the Status linalg.IterationLimit. Settings apply as for ThickRestart
-// (BlockSize is ignored, NoRefine has no effect); the multiplicity check
-// runs on the inverse. A ShiftInvert value holds no state; concurrent
-// solves each factorize their own matrix.
+// Result.Solves counts those applications. The first pass keeps a basis
+// of max(4d, 2d+20) vectors (or Settings.BasisSize), more than
+// ThickRestart's max(3d, 2d+20), so that it seldom restarts: the
+// inverse's values fall off fast, and the pairs usually converge within
+// one basis, whose span serves the Rayleigh-Ritz step below. The tolerance of the
+// iteration is relative to each value theta of the inverse, as in
+// ARPACK's shift-and-invert mode, and set so that it implies the bound of
+// acceptance with A: a pair of the inverse with residual r has
+// ||A v - v/theta|| = ||A r||/theta, at most ||A|| r/theta. It is floored
+// at a few units of round-off times the largest value.
+//
+// The values and explicit residuals ||A v - theta v|| come from a
+// Rayleigh-Ritz step with A on the span of the Ritz vectors (d products
+// with A, counted in MatVecs and Products, and O(n d^2) work), and a pair
+// counts as converged as in the other solvers, with NormEstimate the
+// Gershgorin bound max_i sum_j |a_ij| of A (an upper bound on ||A||). The
+// Ritz vectors of the inverse carry the rounding of the solves along the
+// eigenvectors far from Sigma, which A magnifies: when some pair misses
+// the bound, the Rayleigh-Ritz step is taken on the whole basis of the
+// pass (one product with A per basis vector and O(n m^2) work), which
+// cancels it, and the pairs it still leaves above the bound get up to two
+// steps of subspace inverse iteration (one solve each) if a step can
+// bring them under it. The pairs still above it after that are the
+// inverse's small values, those farthest from Sigma, which it resolves
+// only to round-off times its largest: the iteration is run again (at
+// most four more times) on the inverse with the leading converged pairs
+// projected out, starting from the sum of the others.
+//
+// The multiplicity check (skipped with Settings.NoMultiplicityCheck) is
+// Lanczos from a random vector on the inverse with the returned vectors
+// projected out, and the Ritz vectors after them that are accurate enough
+// not to hide an eigenvector: a missed copy of a repeated eigenvalue
+// would be its largest value. It ends when the Lanczos polynomial bounds
+// the component of the start along any eigenvector of a value beyond the
+// wanted set so tightly that a random start has one that small with
+// probability below 1e-4. A value it finds is computed by a pass on the
+// inverse with the d pairs projected out, and the check runs again;
+// should that not settle it, the passes run again with the engine's
+// multiplicity check. Its solves count in Solves and Iterations. Pairs
+// above the bound at the end make the Status linalg.IterationLimit.
+// Other Settings apply as for ThickRestart (BlockSize is ignored,
+// NoRefine has no effect). A ShiftInvert value holds no state;
+// concurrent solves each factorize their own matrix.
 type ShiftInvert struct {
 	// Sigma is the shift, finite (see the type's documentation for the
 	// side of the spectrum it must lie on). The zero value is 0.
@@ -111,59 +136,27 @@ func (si ShiftInvert) Solve(ctx context.Context, a Operator, d int, s *Settings)
 	}
 	// The inverse (A - Sigma I)^-1, or (Sigma I - A)^-1, is positive
 	// definite: its largest values are the wanted ones.
-	icfg := *cfg
-	icfg.which = Largest
-	icfg.refine = false
-	icfg.relTol = true
-	res := &Result{NormEstimate: norm}
-	lim := acceptTol(cfg.tol, cfg.n) * norm
-	locked := 0
-	for pass := 0; ; pass++ {
-		// Pass 0 runs on the inverse; later passes on the inverse with
-		// the converged leading pairs projected out, whose largest value
-		// is then the first unconverged one (see deflated).
-		var op Operator = inv
-		if locked > 0 {
-			op = &deflated{inv: inv, v: res.Vectors.Slice(0, cfg.n, 0, locked).(*mat.Dense)}
-		}
-		pcfg := icfg
-		pcfg.d = d - locked
-		w, status, iters, restarts, err := runInverse(ctx, op, &pcfg)
-		res.Iterations += iters
-		res.Restarts += restarts
-		res.Status = status
-		res.Solves = inv.solves
-		if err != nil || w == nil {
-			return res, err
-		}
-		v := w
-		if locked > 0 {
-			v = mat.NewDense(cfg.n, d, nil)
-			v.Slice(0, cfg.n, 0, locked).(*mat.Dense).Copy(res.Vectors.Slice(0, cfg.n, 0, locked))
-			v.Slice(0, cfg.n, locked, d).(*mat.Dense).Copy(w)
-		}
-		for round := 0; ; round++ {
-			backTransform(res, a, v, cfg)
-			res.Converged = 0
-			for _, r := range res.Residuals {
-				if r <= lim {
-					res.Converged++
-				}
-			}
-			if res.Converged == d || round == maxSubspaceSteps || ctx.Err() != nil {
-				break
-			}
-			v = inverseStep(inv, res.Vectors, res.Residuals, lim)
-			res.Solves = inv.solves
-		}
-		prefix := 0
-		for prefix < d && res.Residuals[prefix] <= lim {
-			prefix++
-		}
-		if prefix == d || prefix <= locked || pass == maxDeflations || ctx.Err() != nil {
-			break
-		}
-		locked = prefix
+	r := &siRun{ctx: ctx, a: a, inv: inv, cfg: cfg, sigma: si.Sigma, norm: norm}
+	r.icfg = *cfg
+	r.icfg.which = Largest
+	r.icfg.refine = false
+	r.icfg.relTol = true
+	r.icfg.verify = false
+	r.lim = acceptTol(cfg.tol, cfg.n) * norm
+	res, missed, err := r.solve(false)
+	if err == nil && missed {
+		// Copies the check found but the pass on the deflated inverse did
+		// not settle: the passes with the engine's multiplicity check.
+		first := *res
+		res, _, err = r.solve(true)
+		res.Iterations += first.Iterations
+		res.Restarts += first.Restarts
+		res.MatVecs += first.MatVecs
+		res.Products += first.Products
+	}
+	res.Solves = inv.solves
+	if err != nil {
+		return res, err
 	}
 	res.Repeated = repeated(res.Values, math.Sqrt(cfg.tol)*norm)
 	if res.Status == linalg.Converged && res.Converged < len(res.Values) {
@@ -172,100 +165,242 @@ func (si ShiftInvert) Solve(ctx context.Context, a Operator, d int, s *Settings)
 	return res, nil
 }
 
+// siRun holds one shift-and-invert solve.
+type siRun struct {
+	ctx   context.Context
+	a     Operator
+	inv   *inverse
+	cfg   *checked // the settings for A
+	icfg  checked  // the settings for the inverse
+	sigma float64
+	norm  float64 // Gershgorin bound of A
+	lim   float64 // residual bound of a converged pair
+}
+
 // maxDeflations bounds the passes of the iteration on the deflated
 // inverse (see deflated).
 const maxDeflations = 4
 
-// runInverse runs thick-restart Lanczos (the dense method when the
-// problem is small) for the cfg.d largest pairs of the positive definite
-// operator op and returns the Ritz vectors (n x d) with the engine's
-// status and counts.
-func runInverse(ctx context.Context, op Operator, cfg *checked) (v *mat.Dense, status linalg.Status, iters, restarts int, err error) {
-	if small(cfg, 1, defaultBasis(cfg)) {
-		r, err := solveDense(ctx, op, cfg)
-		return r.Vectors, r.Status, 0, 0, err
-	}
-	k, err := newKrylovFor(op, cfg, 1, defaultBasis(cfg), true)
-	if err != nil {
-		return nil, linalg.NotRun, 0, 0, err
-	}
-	c, status, err := k.run(ctx)
-	r := k.result(c, status, false)
-	return r.Vectors, r.Status, k.iters, k.restarts, err
-}
-
-// deflated is the operator P B P with P = I - V Vᵀ, for the inverse B and
-// the orthonormal columns V of the pairs already converged. The Lanczos
-// iteration resolves the Ritz values of the inverse to about eps times
-// its largest value: for the pairs of A farthest from sigma, whose values
-// in the inverse are many orders of magnitude smaller, that is no relative
-// accuracy at all. With the converged pairs projected out, the largest
-// value is the first of the others, and they converge to working
-// precision. Each application costs one solve and O(n k) for k locked
-// vectors.
-type deflated struct {
-	inv *inverse
-	v   *mat.Dense // n x k
-	t   []float64
-	c   []float64
-}
-
-func (f *deflated) Dims() (r, c int) { return f.inv.Dims() }
-
-func (f *deflated) MulVecTo(dst, x []float64) {
-	n, k := f.v.Dims()
-	if f.t == nil {
-		f.t, f.c = make([]float64, n), make([]float64, k)
-	}
-	copy(f.t, x)
-	f.project(f.t)
-	f.inv.MulVecTo(dst, f.t)
-	f.project(dst)
-}
-
-// project sets x = (I - V Vᵀ) x, by classical Gram-Schmidt twice.
-func (f *deflated) project(x []float64) {
-	raw := f.v.RawMatrix()
-	k := raw.Cols
-	for pass := 0; pass < 2; pass++ {
-		clear(f.c)
-		for i, xi := range x {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+k]
-			for j, vij := range row {
-				f.c[j] += vij * xi
+// solve runs the passes of the iteration on the inverse and the
+// multiplicity check, and reports whether the check found values it could
+// not settle (see missedCopy). With careful, the passes run the engine's
+// multiplicity check instead, with the engine's tolerance and basis size,
+// and there is no final check.
+func (r *siRun) solve(careful bool) (res *Result, missed bool, err error) {
+	cfg := r.cfg
+	n, d := cfg.n, cfg.d
+	res = &Result{NormEstimate: r.norm}
+	var known []ritzSet // accurate Ritz vectors after the wanted ones
+	locked := 0
+	exact := false
+	for pass := 0; ; pass++ {
+		// Pass 0 runs on the inverse; later passes on the inverse with
+		// the converged leading pairs projected out, whose largest value
+		// is then the first unconverged one (see deflated), starting from
+		// the sum of the unconverged vectors.
+		var op Operator = r.inv
+		if locked > 0 {
+			op = &deflated{inv: r.inv, v: res.Vectors.Slice(0, n, 0, locked).(*mat.Dense)}
+		}
+		pcfg := r.icfg
+		pcfg.d = d - locked
+		m := defaultBasis(&pcfg)
+		if careful {
+			pcfg.verify = cfg.verify
+		} else {
+			pcfg.tol = acceptTol(cfg.tol, n)
+			if pass == 0 {
+				m = firstBasis(&pcfg)
 			}
 		}
-		for i := range x {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+k]
-			var s float64
-			for j, vij := range row {
-				s += vij * f.c[j]
+		if pass > 0 {
+			pcfg.start = restartVector(res.Vectors, locked)
+		}
+		p, err := runPass(r.ctx, op, &pcfg, m, 0)
+		res.Iterations += p.iters
+		res.Restarts += p.restarts
+		res.Status = p.status
+		res.Solves = r.inv.solves
+		if err != nil || p.ritz == nil {
+			return res, false, err
+		}
+		exact = p.exact
+		// The pairs of A on the span of the locked vectors and the Ritz
+		// vectors of the pass, or of its whole basis.
+		cand, sub := p.ritz, p.basis
+		if locked > 0 {
+			lockedRows := mat.DenseCopyOf(res.Vectors.Slice(0, n, 0, locked).T())
+			cand = stackRows(lockedRows, p.ritz)
+			if sub != nil {
+				sub = appendOrthonormal(lockedRows, sub)
 			}
-			x[i] -= s
+		}
+		r.settle(res, cand, sub)
+		if p.beyond.v != nil {
+			known = append(known, p.beyond)
+		}
+		prefix := 0
+		for prefix < d && res.Residuals[prefix] <= r.lim {
+			prefix++
+		}
+		if prefix == d || prefix <= locked || pass == maxDeflations || r.ctx.Err() != nil {
+			break
+		}
+		locked = prefix
+	}
+	if careful || exact || !cfg.verify || res.Converged < d || r.ctx.Err() != nil {
+		return res, false, nil
+	}
+	// The multiplicity check. The values it finds above the wanted set
+	// are the largest of the inverse with the d pairs projected out: a
+	// pass on that operator, from the vectors the check found, computes
+	// them, the pairs become the d best of both, and the check runs again
+	// from a new random vector.
+	for round := 0; ; round++ {
+		c, err := r.missedCopy(res, known, round)
+		res.Iterations += c.steps
+		res.Solves = r.inv.solves
+		if err != nil || c.status != linalg.Converged {
+			res.Status = c.status
+			return res, false, err
+		}
+		if !c.found {
+			return res, false, nil
+		}
+		if round == d {
+			return res, true, nil
+		}
+		e, _ := c.extra.Dims()
+		pcfg := r.icfg
+		pcfg.d = e
+		pcfg.tol = acceptTol(cfg.tol, n)
+		pcfg.start = make([]float64, n)
+		for i := 0; i < e; i++ {
+			axpy(1, c.extra.RawRowView(i), pcfg.start)
+		}
+		cut := c.thetaD - c.winB
+		p, err := runPass(r.ctx, &deflated{inv: r.inv, v: res.Vectors}, &pcfg, defaultBasis(&pcfg), cut)
+		res.Iterations += p.iters
+		res.Restarts += p.restarts
+		res.Solves = r.inv.solves
+		if err != nil || p.ritz == nil {
+			res.Status = p.status
+			return res, false, err
+		}
+		yrows := mat.DenseCopyOf(res.Vectors.T())
+		cand := stackRows(yrows, p.ritz)
+		sub := p.basis
+		if sub != nil {
+			sub = appendOrthonormal(yrows, sub)
+		}
+		if p.beyond.v != nil {
+			known = append(known, p.beyond)
+			// Accurate vectors of more values above the wanted set than
+			// the check saw.
+			for i, v := range p.beyond.vals {
+				if v > cut {
+					cand = appendOrthonormal(cand, p.beyond.v.Slice(i, i+1, 0, n).(*mat.Dense))
+				}
+			}
+		}
+		r.settle(res, cand, sub)
+		if res.Converged < d {
+			return res, true, nil
 		}
 	}
+}
+
+// settle sets res's pairs to the d best pairs of A on the span of the
+// orthonormal rows of cand (a Rayleigh-Ritz step) and, if some miss the
+// bound, on the span of those of sub (which contains cand's), then
+// improves those a step of inverse iteration can bring under it (see
+// stepWorthy).
+func (r *siRun) settle(res *Result, cand, sub *mat.Dense) {
+	d := r.cfg.d
+	r.backTransform(res, cand)
+	if res.Converged < d && sub != nil && sub.RawMatrix().Rows > cand.RawMatrix().Rows {
+		if z := r.ritzA(res, sub); z != nil {
+			r.backTransform(res, z)
+		}
+	}
+	for round := 0; round < maxSubspaceSteps && res.Converged < d && r.ctx.Err() == nil; round++ {
+		step := r.stepWorthy(res, maxSubspaceSteps-round)
+		if step == nil {
+			break
+		}
+		r.backTransform(res, inverseStep(r.inv, res.Vectors, step))
+		res.Solves = r.inv.solves
+	}
+}
+
+// firstBasis returns the basis size of the first pass: the setting, or
+// max(4d, 2d+20).
+func firstBasis(cfg *checked) int {
+	if cfg.basis != 0 {
+		return cfg.basis
+	}
+	return max(4*cfg.d, 2*cfg.d+20)
+}
+
+// restartVector returns the sum of the columns locked: of v, the start of
+// a deflated pass: it lies in the span of the previous passes.
+func restartVector(v *mat.Dense, locked int) []float64 {
+	n, d := v.Dims()
+	x := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for _, e := range v.RawRowView(i)[locked:d] {
+			x[i] += e
+		}
+	}
+	return x
 }
 
 // maxSubspaceSteps bounds the steps of subspace inverse iteration after
 // the Lanczos iteration (see inverseStep).
 const maxSubspaceSteps = 2
 
-// inverseStep returns an orthonormal basis of the span of the columns of
-// V whose residual meets lim and of (A - sigma I)^-1 v for the others: one
-// step of subspace inverse iteration on the unconverged vectors (one
-// application of the inverse each). The Lanczos iteration resolves the
-// pairs of the inverse to about eps times its largest value, which for a
-// pair of A far from sigma leaves its vector off by components along
-// distant eigenvectors, which A magnifies into its residual; the step
-// damps each such component by the ratio of the distances to sigma, and
-// the Rayleigh-Ritz step that follows sorts out the wanted directions.
-func inverseStep(inv *inverse, v *mat.Dense, resid []float64, lim float64) *mat.Dense {
+// stepWorthy returns which pairs of res a step of inverse iteration could
+// bring under the bound within rounds steps, nil if none. A step damps
+// the component of a vector along an eigenvector by the ratio of the
+// distances of its value and of the eigenvector's to Sigma, at best
+// |theta - Sigma| / (||A|| + |Sigma|) (with the Gershgorin bound for
+// ||A||): a residual that even that damping leaves above the bound is not
+// the rounding along distant eigenvectors the steps remove but an
+// unresolved pair, left to the deflated passes.
+func (r *siRun) stepWorthy(res *Result, rounds int) []bool {
+	var step []bool
+	for j, rj := range res.Residuals {
+		if rj <= r.lim {
+			continue
+		}
+		damp := math.Abs(res.Values[j]-r.sigma) / (r.norm + math.Abs(r.sigma))
+		if rj*math.Pow(damp, float64(rounds)) > r.lim {
+			continue
+		}
+		if step == nil {
+			step = make([]bool, len(res.Residuals))
+		}
+		step[j] = true
+	}
+	return step
+}
+
+// inverseStep returns (as rows) an orthonormal basis of the span of the
+// columns of V not marked in step and of (A - sigma I)^-1 v for the
+// others: one step of subspace inverse iteration on them (one application
+// of the inverse each). The Lanczos iteration resolves the pairs of the
+// inverse to about eps times its largest value, which for a pair of A far
+// from sigma leaves its vector off by components along distant
+// eigenvectors, which A magnifies into its residual; the step damps each
+// such component by the ratio of the distances to sigma, and the
+// Rayleigh-Ritz step that follows sorts out the wanted directions.
+func inverseStep(inv *inverse, v *mat.Dense, step []bool) *mat.Dense {
 	n, d := v.Dims()
 	y := mat.NewDense(d, n, nil)
 	x := make([]float64, n)
 	for j := 0; j < d; j++ {
 		row := y.RawRowView(j)
-		if resid[j] <= lim {
+		if !step[j] {
 			mat.Col(row, j, v)
 			continue
 		}
@@ -279,25 +414,24 @@ func inverseStep(inv *inverse, v *mat.Dense, resid []float64, lim float64) *mat.
 		}
 	}
 	gramSchmidtRows(y, d)
-	out := mat.NewDense(n, d, nil)
-	out.Copy(y.T())
-	return out
+	return y
 }
 
-// backTransform sets res's pairs by a Rayleigh-Ritz step with A on the
-// span of the columns of v (orthonormal): values of A ordered as cfg.which
-// wants, vectors, explicit residuals.
-func backTransform(res *Result, a Operator, v *mat.Dense, cfg *checked) {
-	n, d := v.Dims()
-	y := mat.NewDense(d, n, nil)
-	y.Copy(v.T())
-	ay := mat.NewDense(d, n, nil)
+// backTransform sets res's pairs to the cfg.d best of a Rayleigh-Ritz
+// step with A on the span of the rows of y (orthonormal, at least cfg.d):
+// values of A ordered as cfg.which wants, vectors, explicit residuals, and
+// the count of converged pairs.
+func (r *siRun) backTransform(res *Result, y *mat.Dense) {
+	a, cfg := r.a, r.cfg
+	k, n := y.Dims()
+	d := cfg.d
+	ay := mat.NewDense(k, n, nil)
 	mulVecs(a, ay, y)
-	res.MatVecs += d
-	res.Products += calls(a, d)
-	h := mat.NewSymDense(d, nil)
-	for i := 0; i < d; i++ {
-		for j := i; j < d; j++ {
+	res.MatVecs += k
+	res.Products += calls(a, k)
+	h := mat.NewSymDense(k, nil)
+	for i := 0; i < k; i++ {
+		for j := i; j < k; j++ {
 			// Symmetrized couplings: A is symmetric, the rows of ay carry
 			// its rounding.
 			h.SetSym(i, j, (dot2(y.RawRowView(i), ay.RawRowView(j))+dot2(y.RawRowView(j), ay.RawRowView(i)))/2)
@@ -305,34 +439,33 @@ func backTransform(res *Result, a Operator, v *mat.Dense, cfg *checked) {
 	}
 	var es mat.EigenSym
 	var z mat.Dense
-	vals := make([]float64, d)
-	if es.Factorize(h, true) {
+	vals := make([]float64, k)
+	sorted := es.Factorize(h, true)
+	if sorted {
 		es.Values(vals)
 		es.VectorsTo(&z)
 	} else { // keep the vectors as they are
-		z.ReuseAs(d, d)
-		for i := 0; i < d; i++ {
+		z.ReuseAs(k, k)
+		for i := 0; i < k; i++ {
 			vals[i] = h.At(i, i)
 			z.Set(i, i, 1)
-		}
-	}
-	// Ascending from EigenSym; the wanted end first.
-	order := make([]int, d)
-	for j := range order {
-		order[j] = j
-		if cfg.which == Largest {
-			order[j] = d - 1 - j
 		}
 	}
 	res.Values = make([]float64, d)
 	res.Residuals = make([]float64, d)
 	res.Vectors = mat.NewDense(n, d, nil)
+	res.Converged = 0
 	yr := make([]float64, n)
 	ar := make([]float64, n)
-	for a, j := range order {
+	for a := 0; a < d; a++ {
+		// Ascending from EigenSym; the wanted end first.
+		j := a
+		if sorted && cfg.which == Largest {
+			j = k - 1 - a
+		}
 		clear(yr)
 		clear(ar)
-		for i := 0; i < d; i++ {
+		for i := 0; i < k; i++ {
 			zij := z.At(i, j)
 			axpy(zij, y.RawRowView(i), yr)
 			axpy(zij, ay.RawRowView(i), ar)
@@ -340,130 +473,9 @@ func backTransform(res *Result, a Operator, v *mat.Dense, cfg *checked) {
 		res.Values[a] = vals[j]
 		axpy(-vals[j], yr, ar)
 		res.Residuals[a] = rowNorm(ar)
+		if res.Residuals[a] <= r.lim {
+			res.Converged++
+		}
 		res.Vectors.SetCol(a, yr)
 	}
-}
-
-// axpy sets y += alpha x.
-func axpy(alpha float64, x, y []float64) {
-	for i, v := range x {
-		y[i] += alpha * v
-	}
-}
-
-// inverse is the operator (A - sigma I)^-1 (or its negative's) of a
-// factorization, counting its applications. It is used by one solve at a
-// time.
-type inverse struct {
-	n      int
-	solve  func(dst, x, work []float64)
-	work   []float64
-	solves int
-}
-
-func (v *inverse) Dims() (r, c int) { return v.n, v.n }
-
-func (v *inverse) MulVecTo(dst, x []float64) {
-	v.solves++
-	v.solve(dst, x, v.work)
-}
-
-// factorShifted factorizes A - sigma I (or sigma I - A if negate) for the
-// matrices ShiftInvert supports and returns the inverse operator and the
-// Gershgorin bound of A.
-func factorShifted(ctx context.Context, op string, a Operator, sigma float64, negate bool) (*inverse, float64, error) {
-	m := a
-	for range 64 {
-		c, ok := m.(*Counter)
-		if !ok {
-			break
-		}
-		m = c.Op
-	}
-	n, _ := a.Dims()
-	inv := &inverse{n: n, work: make([]float64, n)}
-	var sp *linalg.CSR
-	switch t := m.(type) {
-	case *CSR:
-		sp = t.a
-	case *linalg.CSR:
-		if _, err := NewCSR(t); err != nil {
-			return nil, 0, linalg.Errorf(kindOf(err), op, "%w", err)
-		}
-		sp = t
-	case *Dense:
-		f, norm, err := denseCholesky(op, t, sigma, negate)
-		if err != nil {
-			return nil, 0, err
-		}
-		inv.solve = func(dst, x, _ []float64) {
-			dv := mat.NewVecDense(n, dst)
-			if err := f.SolveVecTo(dv, mat.NewVecDense(n, x)); err != nil {
-				// Cannot happen: the factorization succeeded.
-				panic("eig: internal error: " + err.Error())
-			}
-		}
-		return inv, norm, nil
-	default:
-		return nil, 0, linalg.Errorf(linalg.ErrSettings, op,
-			"shift-and-invert needs a matrix to factorize (*linalg.CSR, *eig.CSR or *eig.Dense), not %T", m)
-	}
-	norm := GershgorinBound(sp)
-	if negate {
-		sp = negateValues(sp)
-		sigma = -sigma
-	}
-	f, err := factorCSR(ctx, op, sp, sigma)
-	if err != nil {
-		return nil, 0, err
-	}
-	inv.solve = func(dst, x, work []float64) { f.solvePermuted(dst, x, work) }
-	return inv, norm, nil
-}
-
-// negateValues returns a copy of a with its values negated (sharing the
-// pattern).
-func negateValues(a *linalg.CSR) *linalg.CSR {
-	b := *a
-	b.Val = make([]float64, len(a.Val))
-	for i, v := range a.Val {
-		b.Val[i] = -v
-	}
-	return &b
-}
-
-// denseCholesky factorizes A - sigma I (sigma I - A if negate) of a dense
-// operator and returns the factorization and the Gershgorin bound of A.
-func denseCholesky(op string, a *Dense, sigma float64, negate bool) (*mat.Cholesky, float64, error) {
-	n := a.n
-	s := mat.NewSymDense(n, nil)
-	var norm float64
-	for i := 0; i < n; i++ {
-		var row float64
-		for j := 0; j < n; j++ {
-			v := a.a[i*n+j]
-			row += math.Abs(v)
-			if j < i {
-				continue
-			}
-			if j == i {
-				v -= sigma
-			}
-			if negate {
-				v = -v
-			}
-			s.SetSym(i, j, v)
-		}
-		norm = math.Max(norm, row)
-	}
-	var f mat.Cholesky
-	if !f.Factorize(s) {
-		return nil, 0, linalg.Errorf(linalg.ErrNotPSD, op,
-			"the shifted matrix (sigma = %g) is not positive definite: sigma is an eigenvalue of A or on the wrong side of one", sigma)
-	}
-	if f.Cond() > 1/(float64(n)*dlamchE) {
-		return nil, 0, linalg.Errorf(linalg.ErrDegenerate, op,
-			"the shifted matrix (sigma = %g) is singular to working precision (condition %.3g): sigma is an eigenvalue of A", sigma, f.Cond())
-	}
-	return &f, norm, nil
 }

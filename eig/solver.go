@@ -193,9 +193,12 @@ type Solver interface {
 //
 // The method follows from what a can do: the block method (Block) when a
 // implements BlockOperator, whose block product costs about as much as a
-// single product (as for a dense matrix streamed from memory), and
-// thick-restart Lanczos (ThickRestart) otherwise (sparse and other
-// vector-only operators, where a block would save nothing). An operator that
+// single product (as for a dense matrix streamed from memory); otherwise
+// (sparse and other vector-only operators) thick-restart Lanczos
+// (ThickRestart) for d below chebyshevMinD and the Chebyshev-filtered
+// method (Chebyshev, bounds estimated) from there on, where the
+// orthogonalization of plain Lanczos against a basis of 2d or more vectors
+// costs more than the products the filter adds. An operator that
 // wraps another and says so with a method Unwrap() Operator (Shifted,
 // Negated and Counter do) is judged by the operator it wraps as well.
 // Results, errors and costs are those of the chosen method; errors name
@@ -205,5 +208,12 @@ func TopD(ctx context.Context, a Operator, d int, s *Settings) (*Result, error) 
 	if blockCapable(a) {
 		return solveBlock(ctx, op, a, d, s)
 	}
+	if d >= chebyshevMinD {
+		return Chebyshev{}.solveAs(ctx, op, a, d, s)
+	}
 	return solveThickRestart(ctx, op, a, d, s)
 }
+
+// chebyshevMinD is the number of wanted pairs from which TopD runs
+// Chebyshev on an operator without block products.
+const chebyshevMinD = 12

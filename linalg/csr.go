@@ -188,14 +188,20 @@ func (a *CSR) MulVecTo(dst, x []float64) {
 	if len(x) != a.Cols || len(dst) != a.Rows {
 		panic(fmt.Sprintf("linalg: CSR.MulVecTo: %dx%d matrix with len(x)=%d, len(dst)=%d", a.Rows, a.Cols, len(x), len(dst)))
 	}
+	a.byRows(func(lo, hi int) { a.mulRows(dst, x, lo, hi) })
+}
+
+// byRows runs f over the rows of a, split among up to GOMAXPROCS
+// goroutines into contiguous ranges of about equal numbers of stored
+// entries (the caller's goroutine takes the last range); small matrices
+// run serially.
+func (a *CSR) byRows(f func(lo, hi int)) {
 	nnz := a.NNZ()
 	workers := min(runtime.GOMAXPROCS(0), nnz/parMulMinNNZ)
 	if workers <= 1 {
-		a.mulRows(dst, x, 0, a.Rows)
+		f(0, a.Rows)
 		return
 	}
-	// Split the rows into chunks of about equal numbers of stored entries;
-	// the caller's goroutine computes the last chunk.
 	var wg sync.WaitGroup
 	lo := 0
 	for w := 1; w <= workers; w++ {
@@ -206,13 +212,13 @@ func (a *CSR) MulVecTo(dst, x []float64) {
 			hi = max(lo, min(hi, a.Rows))
 		}
 		if w == workers {
-			a.mulRows(dst, x, lo, hi)
+			f(lo, hi)
 			break
 		}
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			a.mulRows(dst, x, lo, hi)
+			f(lo, hi)
 		}(lo, hi)
 		lo = hi
 	}
@@ -220,7 +226,7 @@ func (a *CSR) MulVecTo(dst, x []float64) {
 }
 
 // parMulMinNNZ is the number of stored entries per goroutine below which
-// MulVecTo stays serial (a goroutine costs about a microsecond, a stored
+// the products stay serial (a goroutine costs about a microsecond, a stored
 // entry about a nanosecond).
 const parMulMinNNZ = 1 << 16
 

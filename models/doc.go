@@ -73,8 +73,12 @@
 //
 // Above DefaultLargeN points (or with Options.Large) no n x n matrix is
 // formed: kernel bases come from Nyström landmarks (Options.Landmarks),
-// graphs from an approximate kNN search (linalg.ApproxNearestNeighbors),
-// and the sparse eigensolver finds their eigenpairs. Before anything large
+// graphs from an approximate kNN search (linalg.ApproxNearestNeighbors) in
+// the space of the leading principal components of the data when they
+// have more features than that (Options.GraphDims), and the eigenpairs of
+// the graph's normalised affinity from the Chebyshev-filtered solver
+// (eig.Chebyshev), whose cost does not grow with the crowding of its top
+// eigenvalues near 1 as plain Lanczos does. Before anything large
 // is allocated the memory a request needs is estimated; above
 // Options.MaxMemory the request is refused with an error naming the option
 // that lowers it. Options.Progress reports the long stages.

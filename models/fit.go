@@ -69,6 +69,14 @@ type prep struct {
 	square *mat.SymDense
 	// graph is what the KNN kernel's out-of-sample extension needs.
 	graph *graphBasis
+	// proj, when set, projects the scaled data onto the principal
+	// components the kNN graph is searched in, and xg holds the projected
+	// training data (see graphSpace).
+	proj *linalg.PCA
+	xg   *mat.Dense
+	// affinity is set when op is a normalised affinity D^-1/2 W D^-1/2,
+	// whose spectrum lies in [-1, 1].
+	affinity bool
 	// sh, when set (by Select), shares widths, distances and neighbour
 	// lists between the bases of one selection.
 	sh *shared
@@ -272,7 +280,21 @@ func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error
 	if pr.opt.Design.graph() {
 		settings.Which = eig.Smallest
 	}
-	res, err := eig.TopD(ctx, op, pr.opt.d, settings)
+	solve := eig.TopD
+	_, block := op.(eig.BlockOperator)
+	switch {
+	case pr.affinity && pr.opt.large(pr.n):
+		// The top of a normalised affinity (spectrum in [-1, 1]) crowds
+		// near 1; at this size orthogonalization dominates the solve, and
+		// a Chebyshev filter cuts the Lanczos steps it takes.
+		solve = eig.Chebyshev{Lower: -1, Upper: 1}.Solve
+	case !block && !pr.opt.large(pr.n):
+		// Sparse graphs on the exact path keep the solver the
+		// reproduction tables were computed with: a different method
+		// returns another basis of a repeated eigenspace.
+		solve = eig.ThickRestart{}.Solve
+	}
+	res, err := solve(ctx, op, pr.opt.d, settings)
 	if err != nil {
 		return fmt.Errorf("models: eigenpairs: %w", err)
 	}

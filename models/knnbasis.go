@@ -34,6 +34,7 @@ func (pr *prep) knnOperator(ctx context.Context) (eig.Operator, float64, error) 
 	if err != nil {
 		return nil, 0, fmt.Errorf("models: %w", err)
 	}
+	pr.affinity = true
 	return op, 0, nil
 }
 
@@ -95,6 +96,15 @@ func (pr *prep) extendGraph(ctx context.Context, z *mat.Dense) (*mat.Dense, erro
 // multiplied by scale (nil: 1).
 func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float64) (*mat.Dense, error) {
 	g := pr.graph
+	xg, err := pr.graphSpace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if pr.proj != nil {
+		if z, err = pr.proj.Transform(z); err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+	}
 	m, _ := z.Dims()
 	_, d := f.Dims()
 	out := mat.NewDense(m, d, nil)
@@ -108,7 +118,7 @@ func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float
 			}
 		}
 		zi := z.RawRowView(i)
-		nearest(pr.xs, zi, nb, nd)
+		nearest(xg, zi, nb, nd)
 		var dz float64
 		r := min(linalg.DefaultScaleNeighbor, g.k)
 		sz := math.Sqrt(nd[r-1])

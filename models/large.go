@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ukm/eig"
 	"ukm/linalg"
 	"ukm/models/spectral"
@@ -113,9 +115,61 @@ func (pr *prep) neighbors(ctx context.Context, k int) ([]int, []float64, error) 
 	return pr.searchNeighbors(ctx, k)
 }
 
-// searchNeighbors searches the kNN lists of the scaled data: exactly on
-// the exact path, approximately on the large-n path.
+// graphDims returns the number of principal components the kNN graph is
+// searched in, or 0 for the scaled features themselves.
+func (r *resolved) graphDims(n, p int) int {
+	q := r.GraphDims
+	if q == 0 && r.large(n) {
+		q = DefaultGraphDims
+	}
+	if q <= 0 || q >= p {
+		return 0
+	}
+	return q
+}
+
+// graphSpace returns the training points in the space the kNN graph is
+// searched in: the scaled data, or their projection onto the leading
+// principal components (fitted once, kept in pr.proj for new points).
+func (pr *prep) graphSpace(ctx context.Context) (*mat.Dense, error) {
+	if pr.xg != nil {
+		return pr.xg, nil
+	}
+	if pr.proj != nil { // a loaded model: the projection is known
+		xg, err := pr.proj.Transform(pr.xs)
+		if err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		pr.xg = xg
+		return xg, nil
+	}
+	_, p := pr.xs.Dims()
+	q := pr.opt.graphDims(pr.n, p)
+	if q == 0 {
+		pr.xg = pr.xs
+		return pr.xg, nil
+	}
+	pc, err := linalg.FitPCA(ctx, pr.xs, q, 0, pr.opt.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("models: principal components for the kNN graph: %w", err)
+	}
+	xg, err := pc.Transform(pr.xs)
+	if err != nil {
+		return nil, fmt.Errorf("models: principal components for the kNN graph: %w", err)
+	}
+	pr.proj, pr.xg = pc, xg
+	pr.progress("project")
+	return xg, nil
+}
+
+// searchNeighbors searches the kNN lists of the scaled data (or of their
+// projection, see graphSpace): exactly on the exact path, approximately on
+// the large-n path.
 func (pr *prep) searchNeighbors(ctx context.Context, k int) ([]int, []float64, error) {
+	x, err := pr.graphSpace(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	if pr.opt.large(pr.n) {
 		ao := &linalg.ApproxOptions{Seed: pr.opt.Seed}
 		if p := pr.opt.Progress; p != nil {
@@ -125,11 +179,11 @@ func (pr *prep) searchNeighbors(ctx context.Context, k int) ([]int, []float64, e
 				}
 			}
 		}
-		idx, d2, err := linalg.ApproxNearestNeighbors(ctx, pr.xs, k, ao)
+		idx, d2, err := linalg.ApproxNearestNeighbors(ctx, x, k, ao)
 		pr.progress("neighbors")
 		return idx, d2, err
 	}
-	idx, d2, err := linalg.NearestNeighbors(ctx, pr.xs, k, linalg.KNNAuto)
+	idx, d2, err := linalg.NearestNeighbors(ctx, x, k, linalg.KNNAuto)
 	pr.progress("neighbors")
 	return idx, d2, err
 }

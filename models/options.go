@@ -229,6 +229,11 @@ const (
 	DefaultC = 100
 	// DefaultGraphK is the neighbour count of the kNN graph (section 6.2).
 	DefaultGraphK = 10
+	// DefaultGraphDims is the number of principal components the large-n
+	// path searches the kNN graph in (Options.GraphDims): distances between
+	// images of hundreds of pixels are dominated by their leading
+	// components, and the search runs in a space a fraction of the size.
+	DefaultGraphDims = 50
 	// DefaultSigma2 is the diffusion parameter. The papers tune it by
 	// cross-validation; 1 keeps exp(-lambda/2) from flattening the bottom
 	// of a 10-NN Laplacian spectrum, whose eigenvalues are of order 1.
@@ -307,12 +312,21 @@ type Options struct {
 	// Landmarks is the Nyström landmark count m of the large-n path; zero
 	// means DefaultLandmarks (capped at n).
 	Landmarks int
+	// GraphDims is the number of principal components of the scaled data
+	// in whose space the kNN graph is searched when the data have more
+	// features than that (linalg.FitPCA; new points are projected the
+	// same way). Zero means DefaultGraphDims on the large-n path and no
+	// projection on the exact path; -1 means no projection. It applies only
+	// where a kNN graph is built (the KNN kernel, the graph designs, the
+	// Spread classifier).
+	GraphDims int
 	// MaxMemory is the budget in bytes for one fit's large allocations; a
 	// request estimated above it is refused before they are made. Zero
 	// means DefaultMaxMemory.
 	MaxMemory int64
 	// Progress, if set, is called from the fitting goroutine as the long
-	// stages advance: stage names "scale", "kernel", "neighbors" (with the
+	// stages advance: stage names "scale", "project" (the principal
+	// components of GraphDims), "kernel", "neighbors" (with the
 	// approximate search's steps as done/total), "eigen", "design" and
 	// "classifier", each reported once with done = total when it ends.
 	Progress func(stage string, done, total int)
@@ -380,6 +394,8 @@ func (o *Options) resolve(n int) (resolved, error) {
 		return r, inputf(linalg.ErrSettings, "unknown large-n mode %d", int(r.Large))
 	case r.Landmarks < 0:
 		return r, inputf(linalg.ErrSettings, "landmarks %d is negative", r.Landmarks)
+	case r.GraphDims < -1:
+		return r, inputf(linalg.ErrSettings, "graph dimensions %d, want -1 (no projection), 0 (default) or a positive count", r.GraphDims)
 	case r.MaxMemory < 0:
 		return r, inputf(linalg.ErrSettings, "memory budget %d is negative", r.MaxMemory)
 	case math.IsNaN(r.Kernel.WidthScale) || math.IsInf(r.Kernel.WidthScale, 0) || r.Kernel.WidthScale < 0:
@@ -453,7 +469,8 @@ func (s StageTimes) Total() time.Duration {
 // set to zero (see checkKnobs), so that one Options can serve several
 // designs: Decay outside SKL and MM, Sigma2 outside Diffusion, Eps outside
 // GaussianField, Alpha outside label spreading, C without an SVM, Lambda and
-// Bias without KLR, Custom outside the Custom design. Under Auto the design
+// Bias without KLR, Custom outside the Custom design, GraphDims without a
+// kNN graph. Under Auto the design
 // knobs and the classifier's are all trimmed (the candidates set them).
 func (o Options) Trim() Options {
 	d, c := o.Design, o.Classifier
@@ -478,6 +495,9 @@ func (o Options) Trim() Options {
 	if d != Custom {
 		o.Custom = nil
 	}
+	if d != Auto && !d.graph() && o.Kernel.Kind != KNN && c != Spread {
+		o.GraphDims = 0
+	}
 	return o
 }
 
@@ -501,6 +521,7 @@ func (r *resolved) checkKnobs() error {
 		knob(r.Lambda != 0, "Lambda", c == KLR && d != Auto, "the KLR classifier"),
 		knob(r.Bias, "Bias", c == KLR && d != Auto, "the KLR classifier"),
 		knob(r.Custom != nil, "Custom", d == Custom, "the Custom design"),
+		knob(r.GraphDims != 0, "GraphDims", d == Auto || d.graph() || r.Kernel.Kind == KNN || c == Spread, "kNN graphs: the KNN kernel, the graph designs and the Spread classifier"),
 	} {
 		if err != nil {
 			return err

@@ -35,6 +35,10 @@ func TestKnobs(t *testing.T) {
 		{"Custom without design", Options{Custom: spectral.Cluster{}}, false},
 		{"Custom design without Custom", Options{Design: Custom}, false},
 		{"Custom", Options{Design: Custom, Custom: spectral.Cluster{}}, true},
+		{"GraphDims with the RBF kernel", Options{GraphDims: 1}, false},
+		{"GraphDims with the KNN kernel", Options{Kernel: KernelSpec{Kind: KNN}, GraphDims: 1}, true},
+		{"GraphDims with a graph design", Options{Design: Order, GraphK: 5, GraphDims: 1}, true},
+		{"GraphDims below -1", Options{Kernel: KernelSpec{Kind: KNN}, GraphDims: -2}, false},
 	} {
 		_, err := Fit(ctx, s.X, lab, ys, &tc.opt)
 		if tc.ok && err != nil {
@@ -109,7 +113,7 @@ func TestSelectNoSettingsSkips(t *testing.T) {
 // Trim leaves only the knobs a design uses, so the trimmed options pass the
 // knob check for every design and classifier.
 func TestTrim(t *testing.T) {
-	all := Options{Decay: 3, Sigma2: 2, Eps: 0.1, Alpha: 0.5, C: 10, Lambda: 0.1, Bias: true, Custom: spectral.Cluster{}}
+	all := Options{Decay: 3, Sigma2: 2, Eps: 0.1, Alpha: 0.5, C: 10, Lambda: 0.1, Bias: true, Custom: spectral.Cluster{}, GraphDims: 1}
 	for d := SKL; d <= Custom; d++ {
 		for _, c := range []ClassifierKind{KLR, SVM, Spread} {
 			o := all

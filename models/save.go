@@ -15,9 +15,11 @@ import (
 )
 
 // FormatVersion is the version of the model file format that
-// MarshalBinary writes. UnmarshalBinary reads this version only; a file of
-// another version is refused with ErrModelVersion.
-const FormatVersion = 1
+// MarshalBinary writes. UnmarshalBinary reads it and every earlier version
+// (version 2 added the principal-component projection of the kNN graph,
+// Options.GraphDims); a file of a later version is refused with
+// ErrModelVersion.
+const FormatVersion = 2
 
 // Errors of reading a model file. Both are input errors (they wrap
 // linalg.ErrInvalid).
@@ -84,8 +86,9 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	if len(data) < headerLen+4 || string(data[:len(modelMagic)]) != modelMagic {
 		return linalg.Errorf(ErrModelFormat, op, "no ukm model header")
 	}
-	if v := binary.LittleEndian.Uint32(data[8:12]); v != FormatVersion {
-		return linalg.Errorf(ErrModelVersion, op, "the file has format version %d; this build reads version %d", v, FormatVersion)
+	version := binary.LittleEndian.Uint32(data[8:12])
+	if version < 1 || version > FormatVersion {
+		return linalg.Errorf(ErrModelVersion, op, "the file has format version %d; this build reads versions 1 to %d", version, FormatVersion)
 	}
 	n := binary.LittleEndian.Uint64(data[12:20])
 	if n != uint64(len(data)-headerLen-4) {
@@ -96,7 +99,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 		return linalg.Errorf(ErrModelFormat, op, "checksum %08x, want %08x (corrupted)", got, want)
 	}
 	d := &decoder{b: payload}
-	out, err := decodeModel(d)
+	out, err := decodeModel(d, version)
 	if err != nil {
 		return err
 	}
@@ -147,7 +150,7 @@ func (m *Model) encode(e *encoder) {
 		customName = o.Custom.Name()
 	}
 	e.str(customName)
-	for _, v := range []int{o.D, o.d, o.dcap, int(o.Classifier), o.Folds, o.GraphK, int(o.Large), o.Landmarks} {
+	for _, v := range []int{o.D, o.d, o.dcap, int(o.Classifier), o.Folds, o.GraphK, int(o.Large), o.Landmarks, o.GraphDims} {
 		e.int(v)
 	}
 	for _, v := range []float64{o.EnergyFraction, o.Decay, o.Lambda, o.C, o.Sigma2, o.Eps, o.Alpha, o.EigTol} {
@@ -181,6 +184,12 @@ func (m *Model) encode(e *encoder) {
 		e.int(int(g.weight))
 		e.f64s(g.deg)
 		e.f64s(g.sigma)
+	}
+	e.present(pr.proj != nil)
+	if pc := pr.proj; pc != nil {
+		e.f64s(pc.Mean)
+		e.dense(pc.Components)
+		e.f64s(pc.Variances)
 	}
 	// The model.
 	e.int(m.classes)
@@ -268,7 +277,7 @@ func decodeKernel(d *decoder) linalg.Kernel {
 
 // decodeModel reads the payload written by encode and checks that the
 // pieces fit together, so that a loaded model cannot panic in Predict.
-func decodeModel(d *decoder) (*Model, error) {
+func decodeModel(d *decoder, version uint32) (*Model, error) {
 	pr := &prep{}
 	o := &pr.opt
 	o.Kernel.Kind = KernelKind(d.int())
@@ -279,6 +288,9 @@ func decodeModel(d *decoder) (*Model, error) {
 	o.D, o.d, o.dcap = d.int(), d.int(), d.int()
 	o.Classifier, o.Folds, o.GraphK = ClassifierKind(d.int()), d.int(), d.int()
 	o.Large, o.Landmarks = LargeMode(d.int()), d.int()
+	if version >= 2 {
+		o.GraphDims = d.int()
+	}
 	o.EnergyFraction, o.Decay, o.Lambda, o.C = d.f64(), d.f64(), d.f64(), d.f64()
 	o.Sigma2, o.Eps, o.Alpha, o.EigTol = d.f64(), d.f64(), d.f64(), d.f64()
 	o.Bias = d.bool()
@@ -296,6 +308,9 @@ func decodeModel(d *decoder) (*Model, error) {
 	}
 	if d.bool() {
 		pr.graph = &graphBasis{k: d.int(), weight: linalg.GraphWeight(d.int()), deg: d.f64s(), sigma: d.f64s()}
+	}
+	if version >= 2 && d.bool() {
+		pr.proj = &linalg.PCA{Mean: d.f64s(), Components: d.dense(), Variances: d.f64s()}
 	}
 	m := &Model{pr: pr, custom: custom}
 	m.classes, m.names = d.int(), d.strs()
@@ -391,6 +406,14 @@ func (m *Model) checkLoaded() error {
 	if g := pr.graph; g != nil {
 		if g.k < 1 || g.k > n || len(g.deg) != n || (g.weight == linalg.LocalHeat && len(g.sigma) != n) {
 			return fmt.Errorf("graph does not fit %d points", n)
+		}
+	}
+	if pc := pr.proj; pc != nil {
+		if pc.Components == nil || len(pc.Mean) != p {
+			return fmt.Errorf("projection does not fit %d features", p)
+		}
+		if r, q := pc.Components.Dims(); r != p || len(pc.Variances) != q {
+			return fmt.Errorf("projection of %d x %d with %d variances", r, q, len(pc.Variances))
 		}
 	}
 	trained := 0

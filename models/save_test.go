@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -34,6 +36,7 @@ func saveCases() []struct {
 		{"Order", Options{Design: Order, GraphK: 5}},
 		{"kNN/LabelSpreading", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5}},
 		{"kNN/local/SKL", Options{Kernel: KernelSpec{Kind: KNN, LocalScale: true}, D: 10, GraphK: 5}},
+		{"kNN/projected", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5, GraphDims: 1}},
 		{"Spread", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, GraphK: 5}},
 		{"MinMax/MM", Options{Scale: MinMax, Design: MM, D: 8}},
 		{"Custom", Options{Design: Custom, Custom: spectral.Cluster{}}},
@@ -171,4 +174,44 @@ func FuzzReadModel(f *testing.F) {
 		m.PredictRows(nil, []int{0})
 		m.Proba(nil, mat.NewDense(1, p, nil))
 	})
+}
+
+// TestReadVersion1 reads model files written by the version-1 format
+// (testdata/v1_*.ukm: the 3-class blobsForSave with labels 0..8, the
+// options below) and checks that they predict what a fresh fit with the
+// same options predicts.
+func TestReadVersion1(t *testing.T) {
+	x, y := blobsForSave(3)
+	lab := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	ys := make([]int, len(lab))
+	for a, i := range lab {
+		ys[a] = y[i]
+	}
+	xnew := mat.NewDense(5, 2, []float64{0.1, 0.2, 3, 3.1, -2, 4, 5, 0, 0.5, 0.4})
+	for _, tc := range []struct {
+		file string
+		opt  Options
+	}{
+		{"v1_skl.ukm", Options{Lambda: 0.1}},
+		{"v1_knn.ukm", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5}},
+	} {
+		f, err := os.Open(filepath.Join("testdata", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		old, err := ReadModel(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		m, err := Fit(context.Background(), x, lab, ys, &tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p1, _ := m.Predict(nil, xnew)
+		p2, err := old.Predict(nil, xnew)
+		if err != nil || !slices.Equal(p1, p2) {
+			t.Errorf("%s: Predict %v (%v), a fresh fit %v", tc.file, p2, err, p1)
+		}
+	}
 }

@@ -22,7 +22,7 @@ type modelFlags struct {
 	width                             float64
 	bias, raw, local                  bool
 	large                             string
-	landmarks, folds                  int
+	landmarks, folds, graphDims       int
 	polyScale, eigTol, maxMemoryGB    float64
 }
 
@@ -47,7 +47,7 @@ var weightings = map[string]labelaware.Weighting{
 
 // modelFlagNames are the flags that register adds.
 var modelFlagNames = []string{"kernel", "design", "weighting", "sigma2", "eps", "k", "alpha", "width-scale", "local-scale",
-	"large", "landmarks", "scale", "classifier", "d", "decay", "C", "lambda", "gamma", "poly-scale", "folds", "eig-tol",
+	"large", "landmarks", "graph-dims", "scale", "classifier", "d", "decay", "C", "lambda", "gamma", "poly-scale", "folds", "eig-tol",
 	"max-memory", "energy", "bias", "raw"}
 
 // modelFlagsSet returns the model flags among the flags set.
@@ -74,6 +74,7 @@ func (m *modelFlags) register(fs *flag.FlagSet, design string) {
 	fs.BoolVar(&m.local, "local-scale", false, "kNN graph with local-scale heat weights instead of binary ones")
 	fs.StringVar(&m.large, "large", "auto", "large-n path (Nyström landmarks, approximate kNN; no n x n matrix): auto (above 10,000 rows), on or off")
 	fs.IntVar(&m.landmarks, "landmarks", 0, "Nyström landmarks of the large-n path (0: 1000)")
+	fs.IntVar(&m.graphDims, "graph-dims", 0, "principal components the kNN graph is searched in (0: 50 on the large-n path, none on the exact one; -1: none)")
 	fs.StringVar(&m.scale, "scale", "zscore", "feature scaling: zscore, minmax or none")
 	fs.StringVar(&m.classifier, "classifier", "klr", "classifier: klr, svm or spread (label spreading on the whole kNN graph; with -kernel knn -design label-spreading)")
 	fs.IntVar(&m.d, "d", 0, "number of eigenpairs (0: 20)")
@@ -144,7 +145,7 @@ func (m *modelFlags) options() (models.Options, error) {
 	o.MaxMemory = int64(m.maxMemoryGB * (1 << 30))
 	o.Bias, o.Kernel.Raw = m.bias, m.raw
 	o.GraphK, o.Alpha, o.Kernel.WidthScale, o.Kernel.LocalScale = m.k, m.alpha, m.width, m.local
-	o.Landmarks = m.landmarks
+	o.Landmarks, o.GraphDims = m.landmarks, m.graphDims
 	switch strings.ToLower(m.large) {
 	case "auto":
 		o.Large = models.LargeAuto

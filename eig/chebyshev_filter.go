@@ -1,0 +1,330 @@
+package eig
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+)
+
+// The pieces of the Chebyshev solver (chebyshev.go): the filter operator,
+// the spectrum estimate that places its cut, and the Rayleigh-Ritz steps
+// that hand the pairs back in the terms of A.
+
+// chebOp is the operator T_k(L(B)) / T_k(L(hi)), with L mapping [lo, cut]
+// onto [-1, 1], applied by the three-term recurrence (k products with B).
+// When B is a sparse matrix (sign times a CSR) it is also a BlockOperator:
+// the recurrence then runs on a block of vectors stored interleaved, each
+// product reading the matrix once for the whole block.
+type chebOp struct {
+	b                Operator
+	csr              *linalg.CSR // B = sign csr, when the fast block path applies
+	sign             float64
+	k                int
+	center, halfWide float64
+	scale            float64
+	vectors, calls   atomic.Int64 // products with B on the block path
+	mu               sync.Mutex
+	vec, blk         []float64 // workspaces of the vector and block paths
+}
+
+func newChebOp(b Operator, csr *linalg.CSR, sign float64, k int, lo, cut, hi float64) *chebOp {
+	f := &chebOp{b: b, csr: csr, sign: sign, k: k, center: (cut + lo) / 2, halfWide: (cut - lo) / 2}
+	// The degree is capped so that p(hi) / p(cut) stays within
+	// maxAmplification: wanted pairs near cut must stay resolvable in
+	// p(B), whose pairs Lanczos resolves relative to p(hi).
+	g := math.Acosh(math.Max(1, (hi-f.center)/f.halfWide))
+	if g > 0 {
+		f.k = min(k, int(math.Acosh(maxAmplification)/g))
+	}
+	// T_k(x) = cosh(k acosh x) for x >= 1.
+	f.scale = 1 / math.Cosh(float64(f.k)*g)
+	return f
+}
+
+// maxAmplification bounds p(hi) / p(cut) = T_k(L(hi)) (see newChebOp).
+const maxAmplification = 1e3
+
+// Dims implements Operator.
+func (f *chebOp) Dims() (int, int) { return f.b.Dims() }
+
+// MulVecTo implements Operator.
+func (f *chebOp) MulVecTo(dst, x []float64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := len(x)
+	if len(f.vec) < 3*n {
+		f.vec = make([]float64, 3*n)
+	}
+	f.recurrence(dst, x, f.vec[:n], f.vec[n:2*n], f.vec[2*n:3*n], func(dst, x []float64) { f.b.MulVecTo(dst, x) })
+}
+
+// MulVecsTo implements BlockOperator (one pass over the matrix per
+// product for the whole block when B is sparse).
+func (f *chebOp) MulVecsTo(dst, x *mat.Dense) {
+	r, n := x.Dims()
+	if f.csr == nil || r == 1 {
+		for i := 0; i < r; i++ {
+			f.MulVecTo(dst.RawRowView(i), x.RawRowView(i))
+		}
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := n * r
+	if len(f.blk) < 4*m {
+		f.blk = make([]float64, 4*m)
+	}
+	xi, t0, t1, t2 := f.blk[:m], f.blk[m:2*m], f.blk[2*m:3*m], f.blk[3*m:4*m]
+	for v := 0; v < r; v++ { // interleave: xi[j*r+v] = x[v][j]
+		for j, e := range x.RawRowView(v)[:n] {
+			xi[j*r+v] = e
+		}
+	}
+	sign := f.sign
+	f.recurrence(xi, xi, t0, t1, t2, func(dst, x []float64) {
+		f.csr.MulBlockTo(dst, x, r)
+		if sign < 0 {
+			for i := range dst {
+				dst[i] = -dst[i]
+			}
+		}
+	})
+	for v := 0; v < r; v++ {
+		row := dst.RawRowView(v)[:n]
+		for j := range row {
+			row[j] = xi[j*r+v]
+		}
+	}
+	f.vectors.Add(int64(f.k * r))
+	f.calls.Add(int64(f.k))
+}
+
+// recurrence sets dst = T_k(L(B)) x / T_k(L(hi)) with the products mul,
+// using t0, t1, t2 (each as long as x) as workspace. dst may be x, which
+// is read only before the first product's result is formed.
+func (f *chebOp) recurrence(dst, x, t0, t1, t2 []float64, mul func(dst, x []float64)) {
+	c, e := f.center, f.halfWide
+	copy(t0, x)
+	mul(t1, x)
+	for i, v := range t1 {
+		t1[i] = (v - c*x[i]) / e
+	}
+	for j := 2; j <= f.k; j++ {
+		mul(t2, t1)
+		for i, v := range t2 {
+			t2[i] = 2*(v-c*t1[i])/e - t0[i]
+		}
+		t0, t1, t2 = t1, t2, t0
+	}
+	for i, v := range t1 {
+		dst[i] = f.scale * v
+	}
+}
+
+// spectrumEstimate is what a short Lanczos run says about the spectrum of
+// B: bounds and the Ritz values (descending) with their weights (the
+// squared first components of the projected eigenvectors, which sum to
+// one: the share of a random start vector in each part of the spectrum).
+type spectrumEstimate struct {
+	lo, hi  float64
+	values  []float64
+	weights []float64
+}
+
+// estimateSteps is the length of the Lanczos run of estimateSpectrum.
+const estimateSteps = 40
+
+// estimateSpectrum runs min(estimateSteps, n) Lanczos steps on b from a
+// seeded random start (O(n) memory per step beyond the products).
+func estimateSpectrum(ctx context.Context, b Operator, cfg *checked) (*spectrumEstimate, error) {
+	n := cfg.n
+	m := min(estimateSteps, n)
+	rng := rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
+	prev, cur, w := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range cur {
+		cur[i] = rng.NormFloat64()
+	}
+	scaleTo(cur, 1/rowNorm(cur))
+	alpha := make([]float64, m)
+	beta := make([]float64, m)
+	bl := blas64.Implementation()
+	steps := m
+	for j := 0; j < m; j++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// The three-term recurrence without reorthogonalization: the
+		// extreme Ritz values and the weights (a Gauss quadrature of the
+		// spectral distribution) stay accurate in floating point, and
+		// full reorthogonalization would cost O(n m^2).
+		b.MulVecTo(w, cur)
+		alpha[j] = dot2(w, cur)
+		bl.Daxpy(n, -alpha[j], cur, 1, w, 1)
+		if j > 0 {
+			bl.Daxpy(n, -beta[j-1], prev, 1, w, 1)
+		}
+		beta[j] = rowNorm(w)
+		if j == m-1 || !(beta[j] > 1e-12*math.Abs(alpha[j])+math.SmallestNonzeroFloat64) {
+			steps = j + 1
+			break
+		}
+		prev, cur, w = cur, w, prev
+		scaleTo(cur, 1/beta[j])
+	}
+	t := mat.NewSymDense(steps, nil)
+	for j := 0; j < steps; j++ {
+		t.SetSym(j, j, alpha[j])
+		if j+1 < steps {
+			t.SetSym(j, j+1, beta[j])
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(t, true) {
+		return nil, linalg.Errorf(linalg.ErrNumerical, cfg.op, "the projected problem of the spectrum estimate did not converge")
+	}
+	vals := es.Values(nil)
+	var z mat.Dense
+	es.VectorsTo(&z)
+	e := &spectrumEstimate{}
+	last := beta[steps-1]
+	idx := make([]int, steps)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return vals[idx[a]] > vals[idx[b]] })
+	for _, i := range idx {
+		e.values = append(e.values, vals[i])
+		e.weights = append(e.weights, z.At(0, i)*z.At(0, i))
+	}
+	// Widen the extreme Ritz values by their residual estimates and a
+	// margin of the width.
+	rTop := last * math.Abs(z.At(steps-1, idx[0]))
+	rBot := last * math.Abs(z.At(steps-1, idx[steps-1]))
+	width := e.values[0] - e.values[steps-1]
+	e.hi = e.values[0] + rTop + 0.01*width
+	e.lo = e.values[steps-1] - rBot - 0.01*width
+	return e, nil
+}
+
+// cut returns the Ritz value above which about want of the n eigenvalues
+// lie by the weights (a point of the estimate's range), or the lower
+// bound when the weights put fewer than want above every Ritz value but
+// the last.
+func (e *spectrumEstimate) cut(want, n int) float64 {
+	var mass float64
+	for i, w := range e.weights {
+		mass += w
+		if mass*float64(n) >= float64(want) && i+1 < len(e.values) {
+			// Between this Ritz value and the next: the eigenvalues of this
+			// node's share lie around it.
+			return (e.values[i] + e.values[i+1]) / 2
+		}
+	}
+	return e.lo
+}
+
+// scaleTo multiplies x by s.
+func scaleTo(x []float64, s float64) {
+	for i := range x {
+		x[i] *= s
+	}
+}
+
+// rayleighRitz sets res's pairs by a Rayleigh-Ritz step with A on the span
+// of the orthonormal columns of v: values of A in the order cfg.which
+// wants, vectors, explicit residuals. The projections and rotations are
+// matrix products (O(n d^2)), the images d products with A.
+func rayleighRitz(res *Result, a Operator, v *mat.Dense, cfg *checked) {
+	n, d := v.Dims()
+	y := mat.NewDense(d, n, nil)
+	y.Copy(v.T())
+	ay := mat.NewDense(d, n, nil)
+	mulVecs(a, ay, y)
+	res.MatVecs += d
+	res.Products += calls(a, d)
+	var g mat.Dense
+	g.Mul(y, ay.T())
+	h := mat.NewSymDense(d, nil)
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			// Symmetrized: A is symmetric, the images carry its rounding.
+			h.SetSym(i, j, (g.At(i, j)+g.At(j, i))/2)
+		}
+	}
+	var es mat.EigenSym
+	var z mat.Dense
+	vals := make([]float64, d)
+	if es.Factorize(h, true) {
+		es.Values(vals)
+		es.VectorsTo(&z)
+	} else { // keep the vectors as they are
+		z.ReuseAs(d, d)
+		for i := 0; i < d; i++ {
+			vals[i] = h.At(i, i)
+			z.Set(i, i, 1)
+		}
+	}
+	// Ascending from EigenSym; the wanted end first.
+	order := make([]int, d)
+	for j := range order {
+		order[j] = j
+		if cfg.which == Largest {
+			order[j] = d - 1 - j
+		}
+	}
+	zo := mat.NewDense(d, d, nil)
+	res.Values = make([]float64, d)
+	for c, j := range order {
+		for i := 0; i < d; i++ {
+			zo.Set(i, c, z.At(i, j))
+		}
+		res.Values[c] = vals[j]
+	}
+	var yr, ar mat.Dense
+	yr.Mul(zo.T(), y) // d x n: the new vectors as rows
+	ar.Mul(zo.T(), ay)
+	res.Vectors = mat.NewDense(n, d, nil)
+	res.Vectors.Copy(yr.T())
+	res.Residuals = make([]float64, d)
+	for c := 0; c < d; c++ {
+		r := ar.RawRowView(c)
+		blas64.Implementation().Daxpy(n, -res.Values[c], yr.RawRowView(c), 1, r, 1)
+		res.Residuals[c] = rowNorm(r)
+	}
+}
+
+// polish refines the pairs of res with A (the final refinement of the
+// Krylov methods: a Rayleigh-Ritz step on the vectors and their
+// residuals) and reports whether it improved them.
+func polish(a Operator, cfg *checked, res *Result) bool {
+	n, d := res.Vectors.Dims()
+	if 2*d > n || d > maxRefine {
+		return false
+	}
+	kr, err := newKrylovFor(a, cfg, 1, 0, true)
+	if err != nil {
+		return false
+	}
+	kr.normA = res.NormEstimate
+	y := mat.NewDense(d, n, nil)
+	y.Copy(res.Vectors.T())
+	ay := mat.NewDense(d, n, nil)
+	mulVecs(a, ay, y)
+	res.MatVecs += d
+	res.Products += calls(a, d)
+	vals, resid, yn, ok := kr.refineAll(y, ay)
+	if !ok {
+		return false
+	}
+	res.Values, res.Residuals = vals, resid
+	res.Vectors = mat.DenseCopyOf(yn.T())
+	return true
+}
