@@ -26,8 +26,10 @@ import (
 // The answer is handed back in A's terms: a Rayleigh-Ritz step with A on
 // the span of the vectors (d products, O(n d^2)) gives the values and the
 // explicit residuals; pairs above the tolerance get up to two steps of
-// subspace iteration with p(A), and pairs still above it make the Status
-// linalg.IterationLimit.
+// refinement (a Rayleigh-Ritz step on the vectors and their residuals) or
+// of subspace iteration with p(A), and pairs still above it make the
+// Status linalg.IterationLimit. At tolerances of RefineTol and below the
+// converged pairs get the final refinement of the other Krylov methods.
 //
 // The wanted eigenvalues must lie above Cut. When Cut is zero it is
 // chosen from a short Lanczos run from the seeded start (the Ritz values
@@ -194,6 +196,11 @@ func (c Chebyshev) solve(ctx context.Context, op string, a Operator, cfg *checke
 			if !polish(a, cfg, res) {
 				rayleighRitz(res, a, filterStep(f, res.Vectors), cfg)
 			}
+		}
+		if res.Converged == d && cfg.refine && ctx.Err() == nil {
+			// At tolerances near round-off, the final refinement of the
+			// other Krylov methods (Settings.NoRefine).
+			polish(a, cfg, res)
 		}
 		// The order is kept only above cut: a value at or below it means
 		// fewer than d eigenvalues lie above (or one lies below lo).

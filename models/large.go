@@ -119,7 +119,7 @@ func (pr *prep) neighbors(ctx context.Context, k int) ([]int, []float64, error) 
 // searched in, or 0 for the scaled features themselves.
 func (r *resolved) graphDims(n, p int) int {
 	q := r.GraphDims
-	if q == 0 && r.large(n) {
+	if q == 0 && r.large(n) && n > DefaultLargeN {
 		q = DefaultGraphDims
 	}
 	if q <= 0 || q >= p {

@@ -230,7 +230,8 @@ const (
 	// DefaultGraphK is the neighbour count of the kNN graph (section 6.2).
 	DefaultGraphK = 10
 	// DefaultGraphDims is the number of principal components the large-n
-	// path searches the kNN graph in (Options.GraphDims): distances between
+	// path searches the kNN graph in above DefaultLargeN points
+	// (Options.GraphDims): distances between
 	// images of hundreds of pixels are dominated by their leading
 	// components, and the search runs in a space a fraction of the size.
 	DefaultGraphDims = 50
@@ -315,8 +316,9 @@ type Options struct {
 	// GraphDims is the number of principal components of the scaled data
 	// in whose space the kNN graph is searched when the data have more
 	// features than that (linalg.FitPCA; new points are projected the
-	// same way). Zero means DefaultGraphDims on the large-n path and no
-	// projection on the exact path; -1 means no projection. It applies only
+	// same way). Zero means DefaultGraphDims on the large-n path above
+	// DefaultLargeN points (where it is taken automatically) and no
+	// projection otherwise; -1 means no projection. It applies only
 	// where a kNN graph is built (the KNN kernel, the graph designs, the
 	// Spread classifier).
 	GraphDims int

@@ -74,7 +74,7 @@ func (m *modelFlags) register(fs *flag.FlagSet, design string) {
 	fs.BoolVar(&m.local, "local-scale", false, "kNN graph with local-scale heat weights instead of binary ones")
 	fs.StringVar(&m.large, "large", "auto", "large-n path (Nyström landmarks, approximate kNN; no n x n matrix): auto (above 10,000 rows), on or off")
 	fs.IntVar(&m.landmarks, "landmarks", 0, "Nyström landmarks of the large-n path (0: 1000)")
-	fs.IntVar(&m.graphDims, "graph-dims", 0, "principal components the kNN graph is searched in (0: 50 on the large-n path, none on the exact one; -1: none)")
+	fs.IntVar(&m.graphDims, "graph-dims", 0, "principal components the kNN graph is searched in (0: 50 on the large-n path above 10,000 rows, none otherwise; -1: none)")
 	fs.StringVar(&m.scale, "scale", "zscore", "feature scaling: zscore, minmax or none")
 	fs.StringVar(&m.classifier, "classifier", "klr", "classifier: klr, svm or spread (label spreading on the whole kNN graph; with -kernel knn -design label-spreading)")
 	fs.IntVar(&m.d, "d", 0, "number of eigenpairs (0: 20)")
