@@ -44,7 +44,8 @@
 //   - Lanczos: full reorthogonalization, no restarts (memory grows with the
 //     iterations).
 //   - ThickRestart: Lanczos with Wu-Simon thick restarts, bounded memory;
-//     the default (TopD) for operators without block products.
+//     the default (TopD) for operators without block products (for a
+//     sparse matrix, when fewer than 12 pairs are wanted).
 //   - Block: block Lanczos with thick restarts (block Krylov-Schur), whose
 //     products are block products; the default (TopD) for block operators.
 //   - Chebyshev: thick-restart (block, on sparse matrices) Lanczos on a
@@ -52,7 +53,8 @@
 //     from the rest, for many wanted pairs crowded together at one end of
 //     a large sparse matrix, where orthogonalization against the basis is
 //     what plain Lanczos spends its time on; the answer is checked and
-//     refined with A itself.
+//     refined with A itself. The default (TopD) for sparse matrices from
+//     12 wanted pairs on.
 //   - ShiftInvert: the shift-and-invert mode, thick-restart Lanczos on
 //     (A - sigma I)^-1 for the eigenvalues nearest a shift sigma outside
 //     the spectrum (see below). It factorizes the matrix, so it takes a

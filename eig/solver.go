@@ -193,12 +193,13 @@ type Solver interface {
 //
 // The method follows from what a can do: the block method (Block) when a
 // implements BlockOperator, whose block product costs about as much as a
-// single product (as for a dense matrix streamed from memory); otherwise
-// (sparse and other vector-only operators) thick-restart Lanczos
-// (ThickRestart) for d below chebyshevMinD and the Chebyshev-filtered
-// method (Chebyshev, bounds estimated) from there on, where the
-// orthogonalization of plain Lanczos against a basis of 2d or more vectors
-// costs more than the products the filter adds. An operator that
+// single product (as for a dense matrix streamed from memory); the
+// Chebyshev-filtered method (Chebyshev, bounds estimated) for a sparse
+// matrix (a CSR or *linalg.CSR, also wrapped) from chebyshevMinD wanted
+// pairs on, where the orthogonalization of plain Lanczos against a basis
+// of 2d or more vectors costs more than the products the filter adds; and
+// thick-restart Lanczos (ThickRestart) otherwise (other vector-only
+// operators, whose products may be dear). An operator that
 // wraps another and says so with a method Unwrap() Operator (Shifted,
 // Negated and Counter do) is judged by the operator it wraps as well.
 // Results, errors and costs are those of the chosen method; errors name
@@ -208,12 +209,31 @@ func TopD(ctx context.Context, a Operator, d int, s *Settings) (*Result, error) 
 	if blockCapable(a) {
 		return solveBlock(ctx, op, a, d, s)
 	}
-	if d >= chebyshevMinD {
+	if d >= chebyshevMinD && sparse(a) {
 		return Chebyshev{}.solveAs(ctx, op, a, d, s)
 	}
 	return solveThickRestart(ctx, op, a, d, s)
 }
 
 // chebyshevMinD is the number of wanted pairs from which TopD runs
-// Chebyshev on an operator without block products.
+// Chebyshev on a sparse matrix.
 const chebyshevMinD = 12
+
+// sparse reports whether a is a sparse matrix, possibly wrapped (see
+// blockCapable).
+func sparse(a Operator) bool {
+	for range 64 { // a bound against wrappers that wrap themselves
+		if isNilOrEmpty(a) {
+			return false
+		}
+		if sparseOf(a) != nil {
+			return true
+		}
+		w, ok := a.(interface{ Unwrap() Operator })
+		if !ok {
+			return false
+		}
+		a = w.Unwrap()
+	}
+	return false
+}
