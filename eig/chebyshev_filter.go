@@ -246,32 +246,7 @@ func rayleighRitz(res *Result, a Operator, v *mat.Dense, cfg *checked) {
 	n, d := v.Dims()
 	y := mat.NewDense(d, n, nil)
 	y.Copy(v.T())
-	ay := mat.NewDense(d, n, nil)
-	mulVecs(a, ay, y)
-	res.MatVecs += d
-	res.Products += calls(a, d)
-	var g mat.Dense
-	g.Mul(y, ay.T())
-	h := mat.NewSymDense(d, nil)
-	for i := 0; i < d; i++ {
-		for j := i; j < d; j++ {
-			// Symmetrized: A is symmetric, the images carry its rounding.
-			h.SetSym(i, j, (g.At(i, j)+g.At(j, i))/2)
-		}
-	}
-	var es mat.EigenSym
-	var z mat.Dense
-	vals := make([]float64, d)
-	if es.Factorize(h, true) {
-		es.Values(vals)
-		es.VectorsTo(&z)
-	} else { // keep the vectors as they are
-		z.ReuseAs(d, d)
-		for i := 0; i < d; i++ {
-			vals[i] = h.At(i, i)
-			z.Set(i, i, 1)
-		}
-	}
+	ay, vals, z, _ := projectRows(res, a, y)
 	// Ascending from EigenSym; the wanted end first.
 	order := make([]int, d)
 	for j := range order {
@@ -314,12 +289,7 @@ func polish(a Operator, cfg *checked, res *Result) bool {
 		return false
 	}
 	kr.normA = res.NormEstimate
-	y := mat.NewDense(d, n, nil)
-	y.Copy(res.Vectors.T())
-	ay := mat.NewDense(d, n, nil)
-	mulVecs(a, ay, y)
-	res.MatVecs += d
-	res.Products += calls(a, d)
+	y, ay := rowsAndImages(res, a, res.Vectors)
 	vals, resid, yn, ok := kr.refineAll(y, ay)
 	if !ok {
 		return false

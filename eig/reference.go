@@ -116,12 +116,7 @@ func solveDense(ctx context.Context, a Operator, cfg *checked) (*Result, error) 
 		res.NormEstimate = math.Max(res.NormEstimate, math.Abs(v))
 	}
 	// Explicit residuals with the operator.
-	y := mat.NewDense(d, n, nil)
-	y.Copy(res.Vectors.T())
-	ay := mat.NewDense(d, n, nil)
-	mulVecs(a, ay, y)
-	res.MatVecs += d
-	res.Products += calls(a, d)
+	y, ay := rowsAndImages(res, a, res.Vectors)
 	res.Residuals = make([]float64, d)
 	lim := acceptTol(cfg.tol, n) * res.NormEstimate
 	for a := 0; a < d; a++ {

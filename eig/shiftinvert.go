@@ -425,32 +425,7 @@ func (r *siRun) backTransform(res *Result, y *mat.Dense) {
 	a, cfg := r.a, r.cfg
 	k, n := y.Dims()
 	d := cfg.d
-	ay := mat.NewDense(k, n, nil)
-	mulVecs(a, ay, y)
-	res.MatVecs += k
-	res.Products += calls(a, k)
-	h := mat.NewSymDense(k, nil)
-	for i := 0; i < k; i++ {
-		for j := i; j < k; j++ {
-			// Symmetrized couplings: A is symmetric, the rows of ay carry
-			// its rounding.
-			h.SetSym(i, j, (dot2(y.RawRowView(i), ay.RawRowView(j))+dot2(y.RawRowView(j), ay.RawRowView(i)))/2)
-		}
-	}
-	var es mat.EigenSym
-	var z mat.Dense
-	vals := make([]float64, k)
-	sorted := es.Factorize(h, true)
-	if sorted {
-		es.Values(vals)
-		es.VectorsTo(&z)
-	} else { // keep the vectors as they are
-		z.ReuseAs(k, k)
-		for i := 0; i < k; i++ {
-			vals[i] = h.At(i, i)
-			z.Set(i, i, 1)
-		}
-	}
+	ay, vals, z, sorted := projectRows(res, a, y)
 	res.Values = make([]float64, d)
 	res.Residuals = make([]float64, d)
 	res.Vectors = mat.NewDense(n, d, nil)

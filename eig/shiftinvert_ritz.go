@@ -162,24 +162,10 @@ func appendOrthonormal(q, x *mat.Dense) *mat.Dense {
 func (r *siRun) ritzA(res *Result, s *mat.Dense) *mat.Dense {
 	k, n := s.Dims()
 	d := r.cfg.d
-	as := mat.NewDense(k, n, nil)
-	mulVecs(r.a, as, s)
-	res.MatVecs += k
-	res.Products += calls(r.a, k)
-	var g mat.Dense
-	g.Mul(s, as.T())
-	h := mat.NewSymDense(k, nil)
-	for i := 0; i < k; i++ {
-		for j := i; j < k; j++ {
-			h.SetSym(i, j, (g.At(i, j)+g.At(j, i))/2)
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(h, true) {
+	_, _, z, ok := projectRows(res, r.a, s)
+	if !ok {
 		return nil
 	}
-	var z mat.Dense
-	es.VectorsTo(&z)
 	// Ascending from EigenSym; the wanted end first.
 	sel := mat.NewDense(k, d, nil)
 	for a := 0; a < d; a++ {
