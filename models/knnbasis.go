@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -108,47 +110,70 @@ func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float
 	m, _ := z.Dims()
 	_, d := f.Dims()
 	out := mat.NewDense(m, d, nil)
-	nb := make([]int, g.k)
-	nd := make([]float64, g.k)
-	w := make([]float64, g.k)
-	for i := 0; i < m; i++ {
-		if i%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("models: %w", err)
-			}
-		}
-		zi := z.RawRowView(i)
-		nearest(xg, zi, nb, nd)
-		var dz float64
-		r := min(linalg.DefaultScaleNeighbor, g.k)
-		sz := math.Sqrt(nd[r-1])
-		for a, j := range nb {
-			w[a] = 1
-			if g.weight == linalg.LocalHeat && nd[a] > 0 {
-				w[a] = 0
-				if s := sz * g.sigma[j]; s > 0 {
-					w[a] = math.Exp(-nd[a] / s)
+	// The rows are independent: contiguous ranges on GOMAXPROCS goroutines
+	// (the brute-force search is O(n p) per new point).
+	workers := max(1, min(runtime.GOMAXPROCS(0), m/64))
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for wk := 0; wk < workers; wk++ {
+		wg.Add(1)
+		go func(wk int) {
+			defer wg.Done()
+			nb := make([]int, g.k)
+			nd := make([]float64, g.k)
+			w := make([]float64, g.k)
+			for i := wk * m / workers; i < (wk+1)*m/workers; i++ {
+				if i%256 == 0 {
+					if err := ctx.Err(); err != nil {
+						errs[wk] = fmt.Errorf("models: %w", err)
+						return
+					}
 				}
+				pr.averageRow(out.RawRowView(i), z.RawRowView(i), xg, f, scale, nb, nd, w)
 			}
-			dz += w[a]
-		}
-		if !(dz > 0) {
-			continue
-		}
-		row := out.RawRowView(i)
-		for a, j := range nb {
-			c := w[a] / math.Sqrt(dz*g.deg[j])
-			for t, v := range f.RawRowView(j)[:d] {
-				row[t] += c * v
-			}
-		}
-		if scale != nil {
-			for t := range row {
-				row[t] *= scale[t]
-			}
+		}(wk)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// averageRow sets row to the graph average of f for the new point zi (see
+// graphAverage), with nb, nd and w as workspace of length k.
+func (pr *prep) averageRow(row, zi []float64, xg, f *mat.Dense, scale []float64, nb []int, nd, w []float64) {
+	g := pr.graph
+	nearest(xg, zi, nb, nd)
+	var dz float64
+	r := min(linalg.DefaultScaleNeighbor, g.k)
+	sz := math.Sqrt(nd[r-1])
+	for a, j := range nb {
+		w[a] = 1
+		if g.weight == linalg.LocalHeat && nd[a] > 0 {
+			w[a] = 0
+			if s := sz * g.sigma[j]; s > 0 {
+				w[a] = math.Exp(-nd[a] / s)
+			}
+		}
+		dz += w[a]
+	}
+	if !(dz > 0) {
+		return
+	}
+	for a, j := range nb {
+		c := w[a] / math.Sqrt(dz*g.deg[j])
+		for t, v := range f.RawRowView(j)[:len(row)] {
+			row[t] += c * v
+		}
+	}
+	if scale != nil {
+		for t := range row {
+			row[t] *= scale[t]
+		}
+	}
 }
 
 // nearest writes the len(nb) nearest rows of x to q (by squared distance,
