@@ -159,7 +159,7 @@ func (c Chebyshev) solve(ctx context.Context, op string, a Operator, cfg *checke
 	}
 	res := &Result{}
 	for try := 0; try <= maxCutRetries && cut > lo && cut < hi; try++ {
-		f := newChebOp(b, sparseOf(a), sign, k, lo, cut, hi)
+		f := newChebOp(cnt, sparseOf(a), sign, k, lo, cut, hi)
 		if f.k < 2 {
 			break // the filter would separate nothing
 		}

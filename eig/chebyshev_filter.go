@@ -18,25 +18,26 @@ import (
 // the spectrum estimate that places its cut, and the Rayleigh-Ritz steps
 // that hand the pairs back in the terms of A.
 
-// chebOp is the operator T_k(L(B)) / T_k(L(hi)), with L mapping [lo, cut]
-// onto [-1, 1], applied by the three-term recurrence (k products with B).
-// When B is a sparse matrix (sign times a CSR) it is also a BlockOperator:
-// the recurrence then runs on a block of vectors stored interleaved, each
-// product reading the matrix once for the whole block.
+// chebOp is the operator T_k(L(B)) / T_k(L(hi)) for B = sign A, with L
+// mapping [lo, cut] onto [-1, 1], applied by the three-term recurrence (k
+// products with A, the sign folded into it). When A is a sparse matrix it
+// is also a BlockOperator: the recurrence then runs on a block of vectors
+// stored interleaved, each product reading the matrix once for the whole
+// block.
 type chebOp struct {
-	b                Operator
-	csr              *linalg.CSR // B = sign csr, when the fast block path applies
+	a                Operator
+	csr              *linalg.CSR // A, when the fast block path applies
 	sign             float64
 	k                int
 	center, halfWide float64
 	scale            float64
-	vectors, calls   atomic.Int64 // products with B on the block path
+	vectors, calls   atomic.Int64 // products with A on the block path
 	mu               sync.Mutex
 	vec, blk         []float64 // workspaces of the vector and block paths
 }
 
-func newChebOp(b Operator, csr *linalg.CSR, sign float64, k int, lo, cut, hi float64) *chebOp {
-	f := &chebOp{b: b, csr: csr, sign: sign, k: k, center: (cut + lo) / 2, halfWide: (cut - lo) / 2}
+func newChebOp(a Operator, csr *linalg.CSR, sign float64, k int, lo, cut, hi float64) *chebOp {
+	f := &chebOp{a: a, csr: csr, sign: sign, k: k, center: (cut + lo) / 2, halfWide: (cut - lo) / 2}
 	// The degree is capped so that p(hi) / p(cut) stays within
 	// maxAmplification: wanted pairs near cut must stay resolvable in
 	// p(B), whose pairs Lanczos resolves relative to p(hi).
@@ -53,7 +54,7 @@ func newChebOp(b Operator, csr *linalg.CSR, sign float64, k int, lo, cut, hi flo
 const maxAmplification = 1e3
 
 // Dims implements Operator.
-func (f *chebOp) Dims() (int, int) { return f.b.Dims() }
+func (f *chebOp) Dims() (int, int) { return f.a.Dims() }
 
 // MulVecTo implements Operator.
 func (f *chebOp) MulVecTo(dst, x []float64) {
@@ -63,7 +64,7 @@ func (f *chebOp) MulVecTo(dst, x []float64) {
 	if len(f.vec) < 3*n {
 		f.vec = make([]float64, 3*n)
 	}
-	f.recurrence(dst, x, f.vec[:n], f.vec[n:2*n], f.vec[2*n:3*n], func(dst, x []float64) { f.b.MulVecTo(dst, x) })
+	f.recurrence(dst, x, f.vec[:n], f.vec[n:2*n], f.vec[2*n:3*n], func(dst, x []float64) { f.a.MulVecTo(dst, x) })
 }
 
 // MulVecsTo implements BlockOperator (one pass over the matrix per
@@ -88,15 +89,7 @@ func (f *chebOp) MulVecsTo(dst, x *mat.Dense) {
 			xi[j*r+v] = e
 		}
 	}
-	sign := f.sign
-	f.recurrence(xi, xi, t0, t1, t2, func(dst, x []float64) {
-		f.csr.MulBlockTo(dst, x, r)
-		if sign < 0 {
-			for i := range dst {
-				dst[i] = -dst[i]
-			}
-		}
-	})
+	f.recurrence(xi, xi, t0, t1, t2, func(dst, x []float64) { f.csr.MulBlockTo(dst, x, r) })
 	for v := 0; v < r; v++ {
 		row := dst.RawRowView(v)[:n]
 		for j := range row {
@@ -107,20 +100,21 @@ func (f *chebOp) MulVecsTo(dst, x *mat.Dense) {
 	f.calls.Add(int64(f.k))
 }
 
-// recurrence sets dst = T_k(L(B)) x / T_k(L(hi)) with the products mul,
-// using t0, t1, t2 (each as long as x) as workspace. dst may be x, which
-// is read only before the first product's result is formed.
+// recurrence sets dst = T_k(L(B)) x / T_k(L(hi)) with the products mul
+// by A, using t0, t1, t2 (each as long as x) as workspace. dst may be x,
+// which is read only before the first product's result is formed.
 func (f *chebOp) recurrence(dst, x, t0, t1, t2 []float64, mul func(dst, x []float64)) {
-	c, e := f.center, f.halfWide
+	// L(B) x = (sign A x - c x) / e.
+	s, c := f.sign/f.halfWide, f.center/f.halfWide
 	copy(t0, x)
 	mul(t1, x)
 	for i, v := range t1 {
-		t1[i] = (v - c*x[i]) / e
+		t1[i] = s*v - c*x[i]
 	}
 	for j := 2; j <= f.k; j++ {
 		mul(t2, t1)
 		for i, v := range t2 {
-			t2[i] = 2*(v-c*t1[i])/e - t0[i]
+			t2[i] = 2*(s*v-c*t1[i]) - t0[i]
 		}
 		t0, t1, t2 = t1, t2, t0
 	}
@@ -278,19 +272,22 @@ func rayleighRitz(res *Result, a Operator, v *mat.Dense, cfg *checked) {
 
 // polish refines the pairs of res with A (the final refinement of the
 // Krylov methods: a Rayleigh-Ritz step on the vectors and their
-// residuals) and reports whether it improved them.
+// residuals) and reports whether it improved them. The refinement needs
+// only the engine's operator, sign, norm estimate and team, not its basis.
 func polish(a Operator, cfg *checked, res *Result) bool {
 	n, d := res.Vectors.Dims()
 	if 2*d > n || d > maxRefine {
 		return false
 	}
-	kr, err := newKrylovFor(a, cfg, 1, 0, true)
-	if err != nil {
-		return false
+	kr := &krylov{a: a, cfg: cfg, n: n, sign: 1, normA: res.NormEstimate}
+	if cfg.which == Smallest {
+		kr.sign = -1
 	}
-	kr.normA = res.NormEstimate
+	kr.team.init(n)
 	y, ay := rowsAndImages(res, a, res.Vectors)
 	vals, resid, yn, ok := kr.refineAll(y, ay)
+	res.MatVecs += kr.matvecs
+	res.Products += kr.products
 	if !ok {
 		return false
 	}

@@ -186,12 +186,7 @@ func RCA(ctx context.Context, x *mat.Dense, c Constraints, s *Settings) (*Metric
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "covariance beyond the float64 range: scale the data")
 	}
 	p := cw.SymmetricDim()
-	if st.Ridge > 0 {
-		add := st.Ridge * mat.Trace(cw) / float64(p)
-		for i := 0; i < p; i++ {
-			cw.SetSym(i, i, cw.At(i, i)+add)
-		}
-	}
+	addRidge(cw, st.Ridge)
 	var e mat.EigenSym
 	if !e.Factorize(cw, true) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of Ĉ_w failed")
@@ -268,12 +263,7 @@ func congruence(z *mat.Dense, c mat.Symmetric) *mat.SymDense {
 // C_z (decreasing ratio), and the ratios 1/λ_w.
 func whiten(op string, cz *mat.SymDense, st Settings) (*mat.Dense, []float64, error) {
 	k := cz.SymmetricDim()
-	if st.Ridge > 0 {
-		add := st.Ridge * mat.Trace(cz) / float64(k)
-		for i := 0; i < k; i++ {
-			cz.SetSym(i, i, cz.At(i, i)+add)
-		}
-	}
+	addRidge(cz, st.Ridge)
 	var e mat.EigenSym
 	if !e.Factorize(cz, true) {
 		return nil, nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of C_z failed")
@@ -300,6 +290,19 @@ func whiten(op string, cz *mat.SymDense, st Settings) (*mat.Dense, []float64, er
 		}
 	}
 	return b, ratios, nil
+}
+
+// addRidge adds ridge times the mean diagonal entry of a to its diagonal
+// (nothing for ridge = 0): a regularisation relative to the matrix's scale.
+func addRidge(a *mat.SymDense, ridge float64) {
+	if ridge <= 0 {
+		return
+	}
+	p := a.SymmetricDim()
+	add := ridge * mat.Trace(a) / float64(p)
+	for i := 0; i < p; i++ {
+		a.SetSym(i, i, a.At(i, i)+add)
+	}
 }
 
 func finiteSym(a *mat.SymDense) bool {

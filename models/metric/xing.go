@@ -115,12 +115,7 @@ func Xing(ctx context.Context, x *mat.Dense, c Constraints, s *XingSettings) (*X
 	if !finiteSym(sm) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "similarity scatter beyond the float64 range: scale the data")
 	}
-	if st.Ridge > 0 {
-		add := st.Ridge * mat.Trace(sm) / float64(p)
-		for i := 0; i < p; i++ {
-			sm.SetSym(i, i, sm.At(i, i)+add)
-		}
-	}
+	addRidge(sm, st.Ridge)
 	var es mat.EigenSym
 	if !es.Factorize(sm, true) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of S failed")

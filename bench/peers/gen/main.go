@@ -35,8 +35,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -57,32 +55,16 @@ func main() {
 	}
 }
 
-func parseList(s string) ([]int, error) {
-	var v []int
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		k, err := strconv.Atoi(f)
-		if err != nil || k < 1 {
-			return nil, fmt.Errorf("bad size %q in list %q", f, s)
-		}
-		v = append(v, k)
-	}
-	return v, nil
-}
-
 func run(out, nlist, dlist, plist string) error {
-	ns, err := parseList(nlist)
+	ns, err := inputs.ParseSizes(nlist)
 	if err != nil {
 		return err
 	}
-	ks, err := parseList(plist)
+	ks, err := inputs.ParseSizes(plist)
 	if err != nil {
 		return err
 	}
-	ds, err := parseList(dlist)
+	ds, err := inputs.ParseSizes(dlist)
 	if err != nil {
 		return err
 	}

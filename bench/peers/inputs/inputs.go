@@ -1,6 +1,10 @@
 package inputs
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/dataset"
@@ -79,4 +83,21 @@ func (s *Spectrum) SKL(d int, c float64) (*qp.SKL, error) {
 		return nil, err
 	}
 	return qp.NewSKL(v, s.Y, c)
+}
+
+// ParseSizes parses a comma-separated list of positive integers (the
+// size lists of the generator commands); empty fields are skipped.
+func ParseSizes(s string) ([]int, error) {
+	var v []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		k, err := strconv.Atoi(f)
+		if err != nil || k < 1 {
+			return nil, fmt.Errorf("bad size %q in list %q", f, s)
+		}
+		v = append(v, k)
+	}
+	return v, nil
 }

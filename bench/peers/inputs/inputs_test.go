@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -107,6 +108,25 @@ func TestSKLInstance(t *testing.T) {
 		// 1e-9: the relative KKT level our benchmarks report as solved
 		if res.Status != linalg.Optimal || res.KKT.Max() > 1e-9 {
 			t.Errorf("d=%d: status %v, KKT %+v", d, res.Status, res.KKT)
+		}
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []int
+		ok   bool
+	}{
+		{"1, 2,,30", []int{1, 2, 30}, true},
+		{"", nil, true},
+		{"5,0", nil, false},
+		{"5,x", nil, false},
+		{"-3", nil, false},
+	} {
+		got, err := ParseSizes(c.in)
+		if (err == nil) != c.ok || !slices.Equal(got, c.want) {
+			t.Errorf("ParseSizes(%q) = %v, %v", c.in, got, err)
 		}
 	}
 }

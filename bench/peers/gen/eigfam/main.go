@@ -25,11 +25,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/bench/peers/inputs"
 	"ukm/eig/eigtest"
 	"ukm/linalg"
 )
@@ -57,27 +57,12 @@ func main() {
 	}
 }
 
-func ints(s string) ([]int, error) {
-	var v []int
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		k, err := strconv.Atoi(f)
-		if err != nil || k < 1 {
-			return nil, fmt.Errorf("bad size %q", f)
-		}
-		v = append(v, k)
-	}
-	return v, nil
-}
-
 func run(out, nlist, dlist string) error {
-	ns, err := ints(nlist)
+	ns, err := inputs.ParseSizes(nlist)
 	if err != nil {
 		return err
 	}
-	ds, err := ints(dlist)
+	ds, err := inputs.ParseSizes(dlist)
 	if err != nil {
 		return err
 	}

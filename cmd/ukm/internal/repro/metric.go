@@ -182,12 +182,18 @@ func ckLinear(learn linearLearner, reduce bool) func(ctx context.Context, t *met
 		if err != nil {
 			return nil, err
 		}
-		res, err := metric.KMeans(ctx, y, t.k, t.cons, t.km)
-		if err != nil {
-			return nil, err
-		}
-		return res.Labels, nil
+		return clusterLabels(ctx, t, y)
 	}
+}
+
+// clusterLabels returns the labels of the constrained k-means clustering
+// of the trial's points mapped to y.
+func clusterLabels(ctx context.Context, t *metricTrial, y *mat.Dense) ([]int, error) {
+	res, err := metric.KMeans(ctx, y, t.k, t.cons, t.km)
+	if err != nil {
+		return nil, err
+	}
+	return res.Labels, nil
 }
 
 func ckRBF(ctx context.Context, t *metricTrial) ([]int, error) {
@@ -207,11 +213,7 @@ func ckKDCA(ctx context.Context, t *metricTrial) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := metric.KMeans(ctx, y, t.k, t.cons, t.km)
-	if err != nil {
-		return nil, err
-	}
-	return res.Labels, nil
+	return clusterLabels(ctx, t, y)
 }
 
 // xingMetric runs Xing's method with the table's ridge. A solve that stops
