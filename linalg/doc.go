@@ -34,6 +34,12 @@
 // identical graphs. Laplacian, Degrees and Components complete the graph
 // tools.
 //
+// # Features
+//
+// Scaler (z-scores, min-max), FitPCA (the leading principal components)
+// and HOG (histograms of oriented gradients of grey-level images) map the
+// rows of a data matrix to the features a kernel or a graph is built on.
+//
 // # Extreme magnitudes
 //
 // Squares of float64 values overflow beyond about 1e154 and lose precision

@@ -6,7 +6,8 @@ import (
 )
 
 // DefaultCandidates returns the documented candidate set (90 candidates),
-// with base's Scale, Seed, Classifier, SVMC and EigTol. Every KLR family is
+// with base's Scale, Seed, Classifier, SVMC and EigTol (and, for the
+// candidates on a kNN graph, its GraphDims and GraphFeatures). Every KLR family is
 // tried at lambda = 1, 0.1 and 0.01:
 //
 //   - label spreading itself (the Spread classifier) on the k-NN graph, k =
@@ -46,6 +47,9 @@ func DefaultCandidates(base *Options) []Candidate {
 		o.Scale, o.Seed, o.EigTol = b.Scale, b.Seed, b.EigTol
 		if o.Classifier == KLR {
 			o.Classifier = b.Classifier
+		}
+		if o.Kernel.Kind == KNN || o.Classifier == Spread || o.Design.graph() {
+			o.GraphDims, o.GraphFeatures = b.GraphDims, b.GraphFeatures
 		}
 		if o.C == 0 && o.Classifier == SVM {
 			o.C = b.C

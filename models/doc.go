@@ -83,6 +83,15 @@
 // Options.MaxMemory the request is refused with an error naming the option
 // that lowers it. Options.Progress reports the long stages.
 //
+// # Images
+//
+// On grey-level images a kNN graph among the pixels joins images that
+// share bright and dark areas; Options.GraphFeatures searches it instead
+// among the images' histograms of oriented gradients (linalg.HOG), which
+// join images whose edges run alike. Only the graph changes: the designs,
+// the classifier and new points work as before (new images are described
+// the same way). BENCHMARKS.md compares both on Fashion-MNIST.
+//
 // # Active learning
 //
 // Loop implements KDD'06 Fig. 6: fit, test convergence, query the most

@@ -102,10 +102,8 @@ func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float
 	if err != nil {
 		return nil, err
 	}
-	if pr.proj != nil {
-		if z, err = pr.proj.Transform(z); err != nil {
-			return nil, fmt.Errorf("models: %w", err)
-		}
+	if z, err = pr.toGraphSpace(ctx, z); err != nil {
+		return nil, err
 	}
 	m, _ := z.Dims()
 	_, d := f.Dims()

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"ukm/eig"
 	"ukm/linalg"
 	"ukm/models/spectral"
@@ -69,6 +67,9 @@ func (r *resolved) memoryEstimate(n, p, l int) float64 {
 	switch {
 	case r.Design == Standard:
 		est += 8 * fn * float64(l) // the n x l kernel block
+	case r.GraphFeatures != nil && (r.Design.graph() || r.Kernel.Kind == KNN || r.Classifier == Spread):
+		q, _ := r.GraphFeatures.Len(p) // the descriptors, projected or not
+		est += 8*fn*float64(q) + 8*fn*float64(r.GraphK)*4
 	case r.large(n):
 		m := float64(min(r.landmarks(), n))
 		est += 8 * math.Min(fn*m, eig.DefaultNystromCache)
@@ -126,40 +127,6 @@ func (r *resolved) graphDims(n, p int) int {
 		return 0
 	}
 	return q
-}
-
-// graphSpace returns the training points in the space the kNN graph is
-// searched in: the scaled data, or their projection onto the leading
-// principal components (fitted once, kept in pr.proj for new points).
-func (pr *prep) graphSpace(ctx context.Context) (*mat.Dense, error) {
-	if pr.xg != nil {
-		return pr.xg, nil
-	}
-	if pr.proj != nil { // a loaded model: the projection is known
-		xg, err := pr.proj.Transform(pr.xs)
-		if err != nil {
-			return nil, fmt.Errorf("models: %w", err)
-		}
-		pr.xg = xg
-		return xg, nil
-	}
-	_, p := pr.xs.Dims()
-	q := pr.opt.graphDims(pr.n, p)
-	if q == 0 {
-		pr.xg = pr.xs
-		return pr.xg, nil
-	}
-	pc, err := linalg.FitPCA(ctx, pr.xs, q, 0, pr.opt.Seed)
-	if err != nil {
-		return nil, fmt.Errorf("models: principal components for the kNN graph: %w", err)
-	}
-	xg, err := pc.Transform(pr.xs)
-	if err != nil {
-		return nil, fmt.Errorf("models: principal components for the kNN graph: %w", err)
-	}
-	pr.proj, pr.xg = pc, xg
-	pr.progress("project")
-	return xg, nil
 }
 
 // searchNeighbors searches the kNN lists of the scaled data (or of their

@@ -314,20 +314,31 @@ type Options struct {
 	// means DefaultLandmarks (capped at n).
 	Landmarks int
 	// GraphDims is the number of principal components of the scaled data
-	// in whose space the kNN graph is searched when the data have more
-	// features than that (linalg.FitPCA; new points are projected the
+	// (or of their GraphFeatures descriptors) in whose space the kNN graph
+	// is searched when the data have more features than that (linalg.FitPCA; new points are projected the
 	// same way). Zero means DefaultGraphDims on the large-n path above
 	// DefaultLargeN points (where it is taken automatically) and no
 	// projection otherwise; -1 means no projection. It applies only
 	// where a kNN graph is built (the KNN kernel, the graph designs, the
 	// Spread classifier).
 	GraphDims int
+	// GraphFeatures, if set, reads every point as a grey-level image and
+	// searches the kNN graph among the images' histograms of oriented
+	// gradients (linalg.HOG; projected by GraphDims like any other
+	// features) instead of among their pixels: two images are then
+	// neighbours when their edges run alike, whatever their brightness.
+	// It needs Scale NoScaling (an image's descriptor must not depend on
+	// the other images) and applies only where a kNN graph is built, as
+	// GraphDims. New points are described the same way. Nil means the
+	// scaled features themselves.
+	GraphFeatures *linalg.HOG
 	// MaxMemory is the budget in bytes for one fit's large allocations; a
 	// request estimated above it is refused before they are made. Zero
 	// means DefaultMaxMemory.
 	MaxMemory int64
 	// Progress, if set, is called from the fitting goroutine as the long
-	// stages advance: stage names "scale", "project" (the principal
+	// stages advance: stage names "scale", "describe" (the HOG
+	// descriptors of GraphFeatures), "project" (the principal
 	// components of GraphDims), "kernel", "neighbors" (with the
 	// approximate search's steps as done/total), "eigen", "design" and
 	// "classifier", each reported once with done = total when it ends.
@@ -350,6 +361,10 @@ func (o *Options) resolve(n int) (resolved, error) {
 	var r resolved
 	if o != nil {
 		r.Options = *o
+	}
+	if h := r.GraphFeatures; h != nil {
+		c := *h // not the caller's: Fit fills in its defaults
+		r.GraphFeatures = &c
 	}
 	switch {
 	case r.Kernel.Kind < RBF || r.Kernel.Kind > KNN:
@@ -398,6 +413,8 @@ func (o *Options) resolve(n int) (resolved, error) {
 		return r, inputf(linalg.ErrSettings, "landmarks %d is negative", r.Landmarks)
 	case r.GraphDims < -1:
 		return r, inputf(linalg.ErrSettings, "graph dimensions %d, want -1 (no projection), 0 (default) or a positive count", r.GraphDims)
+	case r.GraphFeatures != nil && r.Scale != NoScaling:
+		return r, inputf(linalg.ErrSettings, "GraphFeatures (HOG descriptors) need the images as given: set Scale to NoScaling")
 	case r.MaxMemory < 0:
 		return r, inputf(linalg.ErrSettings, "memory budget %d is negative", r.MaxMemory)
 	case math.IsNaN(r.Kernel.WidthScale) || math.IsInf(r.Kernel.WidthScale, 0) || r.Kernel.WidthScale < 0:
@@ -471,8 +488,8 @@ func (s StageTimes) Total() time.Duration {
 // set to zero (see checkKnobs), so that one Options can serve several
 // designs: Decay outside SKL and MM, Sigma2 outside Diffusion, Eps outside
 // GaussianField, Alpha outside label spreading, C without an SVM, Lambda and
-// Bias without KLR, Custom outside the Custom design, GraphDims without a
-// kNN graph. Under Auto the design
+// Bias without KLR, Custom outside the Custom design, GraphDims and
+// GraphFeatures without a kNN graph. Under Auto the design
 // knobs and the classifier's are all trimmed (the candidates set them).
 func (o Options) Trim() Options {
 	d, c := o.Design, o.Classifier
@@ -498,7 +515,7 @@ func (o Options) Trim() Options {
 		o.Custom = nil
 	}
 	if d != Auto && !d.graph() && o.Kernel.Kind != KNN && c != Spread {
-		o.GraphDims = 0
+		o.GraphDims, o.GraphFeatures = 0, nil
 	}
 	return o
 }
@@ -524,6 +541,7 @@ func (r *resolved) checkKnobs() error {
 		knob(r.Bias, "Bias", c == KLR && d != Auto, "the KLR classifier"),
 		knob(r.Custom != nil, "Custom", d == Custom, "the Custom design"),
 		knob(r.GraphDims != 0, "GraphDims", d == Auto || d.graph() || r.Kernel.Kind == KNN || c == Spread, "kNN graphs: the KNN kernel, the graph designs and the Spread classifier"),
+		knob(r.GraphFeatures != nil, "GraphFeatures", d == Auto || d.graph() || r.Kernel.Kind == KNN || c == Spread, "kNN graphs: the KNN kernel, the graph designs and the Spread classifier"),
 	} {
 		if err != nil {
 			return err

@@ -39,6 +39,8 @@ func TestKnobs(t *testing.T) {
 		{"GraphDims with the KNN kernel", Options{Kernel: KernelSpec{Kind: KNN}, GraphDims: 1}, true},
 		{"GraphDims with a graph design", Options{Design: Order, GraphK: 5, GraphDims: 1}, true},
 		{"GraphDims below -1", Options{Kernel: KernelSpec{Kind: KNN}, GraphDims: -2}, false},
+		{"GraphFeatures with the RBF kernel", Options{Scale: NoScaling, GraphFeatures: &linalg.HOG{Width: 1, Height: 2, Cell: 1}}, false},
+		{"GraphFeatures with the KNN kernel", Options{Kernel: KernelSpec{Kind: KNN}, Scale: NoScaling, GraphFeatures: &linalg.HOG{Width: 1, Height: 2, Cell: 1}}, true},
 	} {
 		_, err := Fit(ctx, s.X, lab, ys, &tc.opt)
 		if tc.ok && err != nil {
@@ -113,7 +115,7 @@ func TestSelectNoSettingsSkips(t *testing.T) {
 // Trim leaves only the knobs a design uses, so the trimmed options pass the
 // knob check for every design and classifier.
 func TestTrim(t *testing.T) {
-	all := Options{Decay: 3, Sigma2: 2, Eps: 0.1, Alpha: 0.5, C: 10, Lambda: 0.1, Bias: true, Custom: spectral.Cluster{}, GraphDims: 1}
+	all := Options{Decay: 3, Sigma2: 2, Eps: 0.1, Alpha: 0.5, C: 10, Lambda: 0.1, Bias: true, Custom: spectral.Cluster{}, GraphDims: 1, GraphFeatures: &linalg.HOG{}}
 	for d := SKL; d <= Custom; d++ {
 		for _, c := range []ClassifierKind{KLR, SVM, Spread} {
 			o := all

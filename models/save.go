@@ -17,9 +17,10 @@ import (
 // FormatVersion is the version of the model file format that
 // MarshalBinary writes. UnmarshalBinary reads it and every earlier version
 // (version 2 added the principal-component projection of the kNN graph,
-// Options.GraphDims); a file of a later version is refused with
+// Options.GraphDims; version 3 the HOG descriptors of
+// Options.GraphFeatures); a file of a later version is refused with
 // ErrModelVersion.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Errors of reading a model file. Both are input errors (they wrap
 // linalg.ErrInvalid).
@@ -191,6 +192,12 @@ func (m *Model) encode(e *encoder) {
 		e.dense(pc.Components)
 		e.f64s(pc.Variances)
 	}
+	e.present(o.GraphFeatures != nil)
+	if h := o.GraphFeatures; h != nil {
+		for _, v := range []int{h.Width, h.Height, h.Cell, h.Bins} {
+			e.int(v)
+		}
+	}
 	// The model.
 	e.int(m.classes)
 	e.strs(m.names)
@@ -312,6 +319,9 @@ func decodeModel(d *decoder, version uint32) (*Model, error) {
 	if version >= 2 && d.bool() {
 		pr.proj = &linalg.PCA{Mean: d.f64s(), Components: d.dense(), Variances: d.f64s()}
 	}
+	if version >= 3 && d.bool() {
+		o.GraphFeatures = &linalg.HOG{Width: d.int(), Height: d.int(), Cell: d.int(), Bins: d.int()}
+	}
 	m := &Model{pr: pr, custom: custom}
 	m.classes, m.names = d.int(), d.strs()
 	m.labeled, m.labels, m.mu = d.ints(), d.ints(), d.f64s()
@@ -408,11 +418,19 @@ func (m *Model) checkLoaded() error {
 			return fmt.Errorf("graph does not fit %d points", n)
 		}
 	}
-	if pc := pr.proj; pc != nil {
-		if pc.Components == nil || len(pc.Mean) != p {
-			return fmt.Errorf("projection does not fit %d features", p)
+	gp := p // the width of the space the graph is searched in
+	if h := pr.opt.GraphFeatures; h != nil {
+		r, err := h.Resolve(p)
+		if err != nil || r != *h {
+			return fmt.Errorf("HOG settings %+v do not fit %d features", *h, p)
 		}
-		if r, q := pc.Components.Dims(); r != p || len(pc.Variances) != q {
+		gp, _ = h.Len(p)
+	}
+	if pc := pr.proj; pc != nil {
+		if pc.Components == nil || len(pc.Mean) != gp {
+			return fmt.Errorf("projection does not fit %d features", gp)
+		}
+		if r, q := pc.Components.Dims(); r != gp || len(pc.Variances) != q {
 			return fmt.Errorf("projection of %d x %d with %d variances", r, q, len(pc.Variances))
 		}
 	}

@@ -176,11 +176,11 @@ func FuzzReadModel(f *testing.F) {
 	})
 }
 
-// TestReadVersion1 reads model files written by the version-1 format
-// (testdata/v1_*.ukm: the 3-class blobsForSave with labels 0..8, the
-// options below) and checks that they predict what a fresh fit with the
-// same options predicts.
-func TestReadVersion1(t *testing.T) {
+// TestReadOldVersions reads model files written by the earlier formats
+// (testdata/v1_*.ukm and v2_*.ukm: the 3-class blobsForSave with labels
+// 0..8, the options below) and checks that they predict what a fresh fit
+// with the same options predicts.
+func TestReadOldVersions(t *testing.T) {
 	x, y := blobsForSave(3)
 	lab := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
 	ys := make([]int, len(lab))
@@ -194,6 +194,7 @@ func TestReadVersion1(t *testing.T) {
 	}{
 		{"v1_skl.ukm", Options{Lambda: 0.1}},
 		{"v1_knn.ukm", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5}},
+		{"v2_knn_projected.ukm", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5, GraphDims: 1}},
 	} {
 		f, err := os.Open(filepath.Join("testdata", tc.file))
 		if err != nil {

@@ -324,7 +324,7 @@ func basisKey(r *resolved) string {
 	case r.Design.graph():
 		kind = "laplacian"
 	}
-	return fmt.Sprintf("%s|%+v|%d|%d|%g|%g|%d|%d|%d", kind, r.Kernel, r.Scale, graphK, r.EigTol, r.EnergyFraction, r.Seed, r.Large, r.Landmarks)
+	return fmt.Sprintf("%s|%+v|%d|%g|%g|%d|%d|%d|%+v", kind, r.Kernel, graphK, r.EigTol, r.EnergyFraction, r.Seed, r.Large, r.Landmarks, r.graphSpaceKey())
 }
 
 // prepareGroup computes the shared basis of the candidates members: their

@@ -8,7 +8,8 @@ import (
 )
 
 // shared holds the label-independent work that several bases of one
-// Select reuse, by scaling: the median RBF width, and the nearest-neighbour
+// Select reuse: by scaling, the median RBF width; by the space the graph
+// is searched in (spaceKey), the nearest-neighbour
 // lists of the largest k any kNN candidate needs, whose prefixes are the
 // lists of the smaller k (the exact search breaks ties by index, so a
 // prefix is the smaller search's answer). release drops the lists once the
@@ -17,7 +18,7 @@ type shared struct {
 	mu    sync.Mutex
 	maxK  int
 	gamma map[Scaling]float64
-	nbrs  map[Scaling]neighbors
+	nbrs  map[spaceKey]neighbors
 }
 
 type neighbors struct {
@@ -27,13 +28,13 @@ type neighbors struct {
 }
 
 func newShared(maxK int) *shared {
-	return &shared{maxK: maxK, gamma: map[Scaling]float64{}, nbrs: map[Scaling]neighbors{}}
+	return &shared{maxK: maxK, gamma: map[Scaling]float64{}, nbrs: map[spaceKey]neighbors{}}
 }
 
 func (s *shared) release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.nbrs = map[Scaling]neighbors{}
+	s.nbrs = map[spaceKey]neighbors{}
 }
 
 // medianGamma returns the median-heuristic width of pr's scaled data,
@@ -56,7 +57,8 @@ func (s *shared) medianGamma(ctx context.Context, pr *prep) (float64, error) {
 func (s *shared) neighbors(ctx context.Context, pr *prep, k int) ([]int, []float64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	nb, ok := s.nbrs[pr.opt.Scale]
+	key := pr.opt.graphSpaceKey()
+	nb, ok := s.nbrs[key]
 	if !ok || nb.k < k {
 		kk := min(max(k, s.maxK), pr.n-1)
 		idx, d2, err := pr.searchNeighbors(ctx, kk)
@@ -64,7 +66,7 @@ func (s *shared) neighbors(ctx context.Context, pr *prep, k int) ([]int, []float
 			return nil, nil, err
 		}
 		nb = neighbors{kk, idx, d2}
-		s.nbrs[pr.opt.Scale] = nb
+		s.nbrs[key] = nb
 	}
 	if nb.k == k {
 		return nb.idx, nb.d2, nil

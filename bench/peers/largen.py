@@ -1,6 +1,7 @@
 """scikit-learn baselines on Fashion-MNIST (n = 70,000) for the large-n comparison.
 
     /usr/bin/python3 largen.py --draws draws.jsonl --out results.jsonl [--threads 2] [--fmnist DIR]
+        [--features hog.npy --features-name hog] [--methods LogisticRegression,LabelSpreading]
 
 The data are the IDX files of Debian's dataset-fashion-mnist package
 (default DIR /usr/share/datasets/fashion-mnist): the 60,000 training images
@@ -9,6 +10,11 @@ followed by the 10,000 test images, 70,000 rows of 784 pixels divided by 255
 0-based row indices `idx` of the labeled points; every other row is
 unlabeled and accuracy is measured on all unlabeled rows. Other lines are
 left to baselines.py.
+
+With --features the methods see the rows of that NumPy array (70,000 rows,
+for example the HOG descriptors bench/peers/fmnist writes) instead of the
+pixels, and the output lines say so (field features, default "pixels").
+--methods keeps the named methods only (default: all four).
 
 Methods (scikit-learn defaults unless stated), transductive where they use
 the unlabeled rows:
@@ -139,21 +145,38 @@ def main():
     ap.add_argument("--out", required=True, help="results JSON lines (appended)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--fmnist", default=FMNIST, help="directory of the Fashion-MNIST IDX files")
+    ap.add_argument("--features", help="a .npy array of 70,000 rows to use instead of the pixels")
+    ap.add_argument("--features-name", default=None, help="the name of --features in the output (default: its file name)")
+    ap.add_argument("--methods", default="", help="comma-separated method names to run (default: all)")
     args = ap.parse_args()
+    chosen = methods()
+    if args.methods:
+        want = args.methods.split(",")
+        unknown = set(want) - {m for m, _ in chosen}
+        if unknown:
+            ap.error("unknown methods: %s" % ", ".join(sorted(unknown)))
+        chosen = [(m, r) for m, r in chosen if m in want]
+    features = "pixels"
+    if args.features:
+        features = args.features_name or os.path.splitext(os.path.basename(args.features))[0]
 
     with open(args.draws) as f:
         draws = [d for d in map(json.loads, filter(str.strip, f)) if d["dataset"] == "fashion-mnist"]
     if not draws:
         return
     X, y = load_fmnist(args.fmnist)
+    if args.features:
+        X = np.load(args.features)
+        if X.shape[0] != len(y):
+            sys.exit("%s: %d rows, want %d" % (args.features, X.shape[0], len(y)))
     print("fashion-mnist: %d x %d, peak RSS after loading %.0f MB" % (X.shape + (peerlib.peak_rss_mb(),)),
           file=sys.stderr)
     for d in draws:
         lab = np.asarray(d["idx"], dtype=int)
         unl = np.setdiff1d(np.arange(len(y)), lab)
-        for mname, run in methods():
+        for mname, run in chosen:
             row = {k: v for k, v in d.items() if k != "idx"}  # dataset, labeled, per_class, trial, seed, ...
-            row.update(method=mname, threads=args.threads, rss_before_mb=rss_mb(),
+            row.update(method=mname, features=features, threads=args.threads, rss_before_mb=rss_mb(),
                        peak_rss_reset=reset_peak_rss())
             row.update(peerlib.measure(run, y[unl], X, y, lab, unl, int(d.get("trial", 0))))
             peerlib.emit(args.out, row)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"ukm/linalg"
 	"ukm/models"
 	"ukm/models/labelaware"
 )
@@ -23,6 +24,8 @@ type modelFlags struct {
 	bias, raw, local                  bool
 	large                             string
 	landmarks, folds, graphDims       int
+	graphFeatures, imageSize          string
+	hogCell                           int
 	polyScale, eigTol, maxMemoryGB    float64
 }
 
@@ -47,7 +50,7 @@ var weightings = map[string]labelaware.Weighting{
 
 // modelFlagNames are the flags that register adds.
 var modelFlagNames = []string{"kernel", "design", "weighting", "sigma2", "eps", "k", "alpha", "width-scale", "local-scale",
-	"large", "landmarks", "graph-dims", "scale", "classifier", "d", "decay", "C", "lambda", "gamma", "poly-scale", "folds", "eig-tol",
+	"large", "landmarks", "graph-dims", "graph-features", "hog-cell", "image-size", "scale", "classifier", "d", "decay", "C", "lambda", "gamma", "poly-scale", "folds", "eig-tol",
 	"max-memory", "energy", "bias", "raw"}
 
 // modelFlagsSet returns the model flags among the flags set.
@@ -75,6 +78,9 @@ func (m *modelFlags) register(fs *flag.FlagSet, design string) {
 	fs.StringVar(&m.large, "large", "auto", "large-n path (Nyström landmarks, approximate kNN; no n x n matrix): auto (above 10,000 rows), on or off")
 	fs.IntVar(&m.landmarks, "landmarks", 0, "Nyström landmarks of the large-n path (0: 1000)")
 	fs.IntVar(&m.graphDims, "graph-dims", 0, "principal components the kNN graph is searched in (0: 50 on the large-n path above 10,000 rows, none otherwise; -1: none)")
+	fs.StringVar(&m.graphFeatures, "graph-features", "pixels", "what the kNN graph is searched among: pixels (the scaled features) or hog (the rows read as grey-level images, described by histograms of oriented gradients; needs -scale none)")
+	fs.IntVar(&m.hogCell, "hog-cell", 0, "with -graph-features hog: the cell side in pixels (0: 4)")
+	fs.StringVar(&m.imageSize, "image-size", "", "with -graph-features hog: WIDTHxHEIGHT of the images (empty: square)")
 	fs.StringVar(&m.scale, "scale", "zscore", "feature scaling: zscore, minmax or none")
 	fs.StringVar(&m.classifier, "classifier", "klr", "classifier: klr, svm or spread (label spreading on the whole kNN graph; with -kernel knn -design label-spreading)")
 	fs.IntVar(&m.d, "d", 0, "number of eigenpairs (0: 20)")
@@ -146,6 +152,22 @@ func (m *modelFlags) options() (models.Options, error) {
 	o.Bias, o.Kernel.Raw = m.bias, m.raw
 	o.GraphK, o.Alpha, o.Kernel.WidthScale, o.Kernel.LocalScale = m.k, m.alpha, m.width, m.local
 	o.Landmarks, o.GraphDims = m.landmarks, m.graphDims
+	switch strings.ToLower(m.graphFeatures) {
+	case "pixels":
+		if m.hogCell != 0 || m.imageSize != "" {
+			return o, fmt.Errorf("-hog-cell and -image-size apply to -graph-features hog only")
+		}
+	case "hog":
+		h := &linalg.HOG{Cell: m.hogCell}
+		if m.imageSize != "" {
+			if _, err := fmt.Sscanf(strings.ToLower(m.imageSize), "%dx%d", &h.Width, &h.Height); err != nil || h.Width < 1 || h.Height < 1 {
+				return o, fmt.Errorf("-image-size %q, want WIDTHxHEIGHT such as 28x28", m.imageSize)
+			}
+		}
+		o.GraphFeatures = h
+	default:
+		return o, fmt.Errorf("unknown -graph-features %q (pixels, hog)", m.graphFeatures)
+	}
 	switch strings.ToLower(m.large) {
 	case "auto":
 		o.Large = models.LargeAuto

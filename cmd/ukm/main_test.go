@@ -50,6 +50,7 @@ func TestBadInput(t *testing.T) {
 	oneClass := write("one.csv", "y,a\n1,0\n1,1\n,2\n")
 	train := write("train.csv", "y,a\n0,0\n1,5\n0,0.1\n1,5.1\n0,0.2\n1,5.2\n,2\n,3\n")
 	wide := write("wide.csv", "y,a,b\n,1,2\n")
+	pairs := write("pairs.csv", "y,a,b\n0,0,1\n1,5,2\n0,0.1,1\n1,5.1,3\n,2,2\n")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -69,6 +70,11 @@ func TestBadInput(t *testing.T) {
 		{"bad kernel flag", []string{"fit", "-data", oneClass, "-kernel", "sigmoid"}, "unknown -kernel"},
 		{"predict without train", []string{"predict", "-data", oneClass}, "give exactly one of -model"},
 		{"no data flag", []string{"fit"}, "-data is required"},
+		{"graph features", []string{"fit", "-data", train, "-kernel", "knn", "-graph-features", "edges"}, "unknown -graph-features"},
+		{"hog cell without hog", []string{"fit", "-data", train, "-kernel", "knn", "-hog-cell", "2"}, "apply to -graph-features hog only"},
+		{"image size", []string{"fit", "-data", train, "-kernel", "knn", "-scale", "none", "-graph-features", "hog", "-image-size", "28"}, "want WIDTHxHEIGHT"},
+		{"hog scaled", []string{"fit", "-data", train, "-kernel", "knn", "-design", "label-spreading", "-graph-features", "hog"}, "set Scale to NoScaling"},
+		{"hog not square", []string{"fit", "-data", pairs, "-kernel", "knn", "-design", "label-spreading", "-d", "2", "-k", "2", "-scale", "none", "-graph-features", "hog"}, "not square images"},
 		{"feature count", []string{"predict", "-train", train, "-data", wide, "-d", "2"}, "wide.csv: models: new points have 2 features, the model was fitted on 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -455,5 +461,55 @@ func TestProgressPlainWhenRedirected(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "\r") || strings.Count(b.String(), "\n") > 12 {
 		t.Errorf("progress on a non-terminal:\n%q", b.String())
+	}
+}
+
+// TestFitHOG: -graph-features hog fits 4 x 4 images of bars and predicts
+// the unlabeled ones by their orientation.
+func TestFitHOG(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("y")
+	for j := 0; j < 16; j++ {
+		b.WriteString(",p" + strconv.Itoa(j))
+	}
+	b.WriteString("\n")
+	var want []string
+	for i := 0; i < 24; i++ {
+		class, at := i%2, (i/2)%4
+		label := strconv.Itoa(class)
+		if i >= 4 {
+			want = append(want, label)
+			label = ""
+		}
+		b.WriteString(label)
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 4; c++ {
+				v := 0.1 * float64(i%3)
+				if (class == 0 && c == at) || (class == 1 && r == at) {
+					v += 1 + 0.1*float64(i%5)
+				}
+				b.WriteString("," + strconv.FormatFloat(v, 'g', -1, 64))
+			}
+		}
+		b.WriteString("\n")
+	}
+	data := filepath.Join(t.TempDir(), "bars.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "predict", "-train", data, "-data", data, "-kernel", "knn", "-design", "label-spreading", "-d", "4", "-k", "3",
+		"-scale", "none", "-graph-features", "hog", "-image-size", "4x4", "-hog-cell", "4", "-lambda", "0.01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")[1:]
+	wrong := 0
+	for i, l := range lines[4:] {
+		if f := strings.Split(l, ","); f[1] != want[i] {
+			wrong++
+		}
+	}
+	if wrong > 0 {
+		t.Errorf("%d of %d unlabeled bars predicted wrong:\n%s", wrong, len(want), out)
 	}
 }

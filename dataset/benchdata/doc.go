@@ -9,7 +9,10 @@
 //     eigendecomposition of the RBF kernel of the z-scored ionosphere data,
 //     SKLLabeled labeled rows drawn with SKLSeed and their ±1 targets
 //     (Ionosphere, NewSpectrum, Spectrum.LabeledVectors); the QP itself is
-//     qp.NewSKL(s.LabeledVectors(d), s.Y, SKLC).
+//     qp.NewSKL(s.LabeledVectors(d), s.Y, SKLC);
+//   - the labeled sets of BenchmarkFashionMNIST (package models) and of its
+//     peers (bench/peers/fmnist): the fixed rule (FashionRule) and
+//     FashionDraws random draws of 10 images per class (PerClass).
 //
 // Every builder fixes its random generator and stream, its draw order and its
 // summation order, and its tests pin the resulting bits: a change here that

@@ -68,12 +68,7 @@ func run(out, nlist, dlist, plist string) error {
 	if err != nil {
 		return err
 	}
-	if out == "" {
-		out, err = os.MkdirTemp("", "ukm-peers-")
-		if err != nil {
-			return err
-		}
-	} else if err := os.MkdirAll(out, 0o755); err != nil {
+	if out, err = inputs.OutputDir(out, "ukm-peers-"); err != nil {
 		return err
 	}
 	for _, n := range ns {

@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -100,4 +101,14 @@ func ParseSizes(s string) ([]int, error) {
 		v = append(v, k)
 	}
 	return v, nil
+}
+
+// OutputDir returns the output directory of a generator command: out,
+// created if missing, or a new temporary directory named after prefix when
+// out is empty.
+func OutputDir(out, prefix string) (string, error) {
+	if out == "" {
+		return os.MkdirTemp("", prefix)
+	}
+	return out, os.MkdirAll(out, 0o755)
 }

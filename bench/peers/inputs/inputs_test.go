@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -128,5 +131,25 @@ func TestParseSizes(t *testing.T) {
 		if (err == nil) != c.ok || !slices.Equal(got, c.want) {
 			t.Errorf("ParseSizes(%q) = %v, %v", c.in, got, err)
 		}
+	}
+}
+
+// TestOutputDir checks both ways of naming the output directory.
+func TestOutputDir(t *testing.T) {
+	want := filepath.Join(t.TempDir(), "a", "b")
+	got, err := OutputDir(want, "x-")
+	if err != nil || got != want {
+		t.Fatalf("OutputDir(%q) = %q, %v", want, got, err)
+	}
+	if st, err := os.Stat(want); err != nil || !st.IsDir() {
+		t.Fatalf("%s not created: %v", want, err)
+	}
+	tmp, err := OutputDir("", "ukm-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	if !strings.HasPrefix(filepath.Base(tmp), "ukm-test-") {
+		t.Fatalf("temporary directory %q", tmp)
 	}
 }

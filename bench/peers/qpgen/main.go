@@ -37,6 +37,8 @@ import (
 	"strconv"
 	"strings"
 
+	"ukm/bench/peers/inputs"
+
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/qp/qptest"
@@ -106,11 +108,7 @@ func run(out, sizeList string, seeds int) error {
 	if seeds < 1 {
 		return fmt.Errorf("-seeds %d: want at least 1", seeds)
 	}
-	if out == "" {
-		if out, err = os.MkdirTemp("", "ukm-qpgen-"); err != nil {
-			return err
-		}
-	} else if err := os.MkdirAll(out, 0o755); err != nil {
+	if out, err = inputs.OutputDir(out, "ukm-qpgen-"); err != nil {
 		return err
 	}
 	path := filepath.Join(out, "qp_degenerate.jsonl")

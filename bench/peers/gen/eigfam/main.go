@@ -66,11 +66,7 @@ func run(out, nlist, dlist string) error {
 	if err != nil {
 		return err
 	}
-	if out == "" {
-		if out, err = os.MkdirTemp("", "ukm-eigfam-"); err != nil {
-			return err
-		}
-	} else if err := os.MkdirAll(out, 0o755); err != nil {
+	if out, err = inputs.OutputDir(out, "ukm-eigfam-"); err != nil {
 		return err
 	}
 	var cases []Case
