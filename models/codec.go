@@ -11,19 +11,44 @@ import (
 
 // encoder appends the values of a model file's payload: integers and
 // floats as 8 bytes little-endian, booleans as one byte, and every slice,
-// string and matrix preceded by its length (see MarshalBinary).
-type encoder struct{ b []byte }
+// string and matrix preceded by its length (see MarshalBinary). With a
+// sink, the bytes are handed to it in chunks of about encoderChunk instead
+// of kept (see flush): a model file is written, or its length counted,
+// without holding the payload.
+type encoder struct {
+	b    []byte
+	sink func([]byte)
+}
 
-func (e *encoder) u64(v uint64)  { e.b = binary.LittleEndian.AppendUint64(e.b, v) }
+// encoderChunk is the size of the chunks an encoder hands to its sink.
+const encoderChunk = 1 << 16
+
+func (e *encoder) u64(v uint64)  { e.b = binary.LittleEndian.AppendUint64(e.b, v); e.spill() }
 func (e *encoder) int(v int)     { e.u64(uint64(int64(v))) }
 func (e *encoder) f64(v float64) { e.u64(math.Float64bits(v)) }
-func (e *encoder) str(s string)  { e.int(len(s)); e.b = append(e.b, s...) }
+func (e *encoder) str(s string)  { e.int(len(s)); e.b = append(e.b, s...); e.spill() }
 func (e *encoder) bool(v bool) {
 	var c byte
 	if v {
 		c = 1
 	}
 	e.b = append(e.b, c)
+	e.spill()
+}
+
+// spill hands the bytes to the sink once a chunk is full.
+func (e *encoder) spill() {
+	if e.sink != nil && len(e.b) >= encoderChunk {
+		e.flush()
+	}
+}
+
+// flush hands what is left to the sink.
+func (e *encoder) flush() {
+	if e.sink != nil && len(e.b) > 0 {
+		e.sink(e.b)
+		e.b = e.b[:0]
+	}
 }
 func (e *encoder) present(ok bool) { e.bool(ok) }
 func (e *encoder) ints(v []int) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
 	"time"
 
 	"ukm/linalg"
@@ -65,14 +66,27 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	if err := m.ready(); err != nil {
 		return nil, err
 	}
-	var e encoder
+	n := m.payloadLen()
+	e := encoder{b: appendHeader(make([]byte, 0, headerLen+n+4), n)}
 	m.encode(&e)
-	out := make([]byte, 0, headerLen+len(e.b)+4)
-	out = append(out, modelMagic...)
-	out = binary.LittleEndian.AppendUint32(out, FormatVersion)
-	out = binary.LittleEndian.AppendUint64(out, uint64(len(e.b)))
-	out = append(out, e.b...)
-	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.b)), nil
+	return binary.LittleEndian.AppendUint32(e.b, crc32.ChecksumIEEE(e.b[headerLen:])), nil
+}
+
+// payloadLen returns the length of the encoded payload, counted without
+// keeping it.
+func (m *Model) payloadLen() int {
+	n := 0
+	e := encoder{b: make([]byte, 0, encoderChunk+64), sink: func(p []byte) { n += len(p) }}
+	m.encode(&e)
+	e.flush()
+	return n
+}
+
+// appendHeader appends the magic, version and payload length n to b.
+func appendHeader(b []byte, n int) []byte {
+	b = append(b, modelMagic...)
+	b = binary.LittleEndian.AppendUint32(b, FormatVersion)
+	return binary.LittleEndian.AppendUint64(b, uint64(n))
 }
 
 // UnmarshalBinary decodes a model written by MarshalBinary into m
@@ -108,28 +122,87 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// WriteTo writes the model file (see MarshalBinary) to w.
+// WriteTo writes the model file (see MarshalBinary) to w, encoding it
+// twice (once to count its length for the header, once to write it) rather
+// than holding it in memory: a model of 70,000 images is 496 MB.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	b, err := m.MarshalBinary()
-	if err != nil {
+	if err := m.ready(); err != nil {
 		return 0, err
 	}
-	n, err := w.Write(b)
-	return int64(n), err
+	n := m.payloadLen()
+	var written int64
+	var werr error
+	write := func(p []byte) {
+		if werr == nil {
+			k, err := w.Write(p)
+			written += int64(k)
+			werr = err
+		}
+	}
+	write(appendHeader(nil, n))
+	crc := crc32.NewIEEE()
+	e := encoder{b: make([]byte, 0, encoderChunk+64), sink: func(p []byte) {
+		crc.Write(p)
+		write(p)
+	}}
+	m.encode(&e)
+	e.flush()
+	write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
+	return written, werr
 }
 
 // ReadModel reads a model file written by Model.WriteTo or MarshalBinary.
-// It reads r to its end.
+// It reads r to its end. From a file (an *os.File) whose size agrees with
+// the length in its header, it reads into one buffer of exactly that size.
 func ReadModel(r io.Reader) (*Model, error) {
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, fmt.Errorf("models.ReadModel: %w", err)
+	const op = "models.ReadModel"
+	var data []byte
+	if f, ok := r.(*os.File); ok {
+		data = readExact(f)
+	}
+	if data == nil {
+		var buf bytes.Buffer
+		if _, err := buf.ReadFrom(r); err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		data = buf.Bytes()
 	}
 	m := &Model{}
-	if err := m.UnmarshalBinary(buf.Bytes()); err != nil {
+	if err := m.UnmarshalBinary(data); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// readExact reads the rest of f into one buffer when f's remaining size is
+// what the model header at its current offset says; otherwise it reads
+// nothing and returns nil, and ReadModel reads f as any reader (and
+// UnmarshalBinary names the fault).
+func readExact(f *os.File) []byte {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	at, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil
+	}
+	head := make([]byte, headerLen)
+	if _, err := f.ReadAt(head, at); err != nil || string(head[:len(modelMagic)]) != modelMagic {
+		return nil
+	}
+	size := st.Size() - at
+	if n := binary.LittleEndian.Uint64(head[12:20]); n > uint64(size) || int64(n)+int64(headerLen)+4 != size {
+		return nil
+	}
+	data := make([]byte, size)
+	if _, err := f.ReadAt(data, at); err != nil {
+		return nil
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil { // read to its end, as ReadModel says
+		return nil
+	}
+	return data
 }
 
 // encode writes the payload. The order is the format: decodeModel reads

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -213,6 +214,89 @@ func TestReadOldVersions(t *testing.T) {
 		p2, err := old.Predict(nil, xnew)
 		if err != nil || !slices.Equal(p1, p2) {
 			t.Errorf("%s: Predict %v (%v), a fresh fit %v", tc.file, p2, err, p1)
+		}
+	}
+}
+
+// failWriter fails after accepting limit bytes.
+type failWriter struct{ limit int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if len(p) > w.limit {
+		n := w.limit
+		w.limit = 0
+		return n, errors.New("disk full")
+	}
+	w.limit -= len(p)
+	return len(p), nil
+}
+
+// TestSaveStreams checks that WriteTo, which streams the file, writes the
+// bytes MarshalBinary returns and reports a failing writer; and that
+// ReadModel reads files whole, from an offset, and refuses a truncated file
+// or one with bytes after the model.
+func TestSaveStreams(t *testing.T) {
+	x, y := blobsForSave(3)
+	m, err := Fit(context.Background(), x, []int{0, 1, 2, 3, 4, 5}, y[:6], &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if n, err := m.WriteTo(&buf); err != nil || n != int64(len(good)) || !bytes.Equal(buf.Bytes(), good) {
+		t.Fatalf("WriteTo: %d bytes, %v; equal to MarshalBinary: %v", n, err, bytes.Equal(buf.Bytes(), good))
+	}
+	if _, err := m.WriteTo(&failWriter{limit: 100}); err == nil {
+		t.Error("WriteTo to a failing writer: no error")
+	}
+	dir := t.TempDir()
+	file := func(name string, data []byte) *os.File {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	want, _ := m.Predict(nil, x)
+	for _, c := range []struct {
+		name string
+		data []byte
+		skip int64
+		ok   bool
+	}{
+		{"whole", good, 0, true},
+		{"after a prefix", append([]byte("prefix"), good...), 6, true},
+		{"truncated", good[:len(good)-3], 0, false},
+		{"trailing bytes", append(bytes.Clone(good), 1, 2, 3), 0, false},
+	} {
+		f := file(c.name, c.data)
+		if _, err := f.Seek(c.skip, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadModel(f)
+		if c.ok != (err == nil) {
+			t.Errorf("%s: error %v", c.name, err)
+			continue
+		}
+		if err != nil {
+			if !errors.Is(err, ErrModelFormat) {
+				t.Errorf("%s: error %v, want ErrModelFormat", c.name, err)
+			}
+			continue
+		}
+		if p, _ := got.Predict(nil, x); !slices.Equal(p, want) {
+			t.Errorf("%s: predictions differ", c.name)
+		}
+		if at, _ := f.Seek(0, io.SeekCurrent); at != int64(len(c.data)) {
+			t.Errorf("%s: read to offset %d of %d", c.name, at, len(c.data))
 		}
 	}
 }
