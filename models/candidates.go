@@ -12,7 +12,8 @@ import (
 //
 //   - label spreading itself (the Spread classifier) on the k-NN graph, k =
 //     10 and 5, alpha = 0.99 and 0.9 (no lambda); the first of them is what
-//     Select fits when nothing can be cross-validated;
+//     Select fits when nothing can be cross-validated, and the default
+//     that another candidate must beat clearly (RulePrior);
 //   - plain logistic regression: the linear kernel, raw (not
 //     cosine-normalised), with intercept and the Standard design; the
 //     fallback for data without cluster structure;

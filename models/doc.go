@@ -65,7 +65,11 @@
 // the eigenpairs computed once per basis and shared by its candidates and
 // folds. DefaultCandidates documents the candidate set; the best
 // cross-validated accuracy wins, then the one-standard-error rule picks the
-// smallest d and largest lambda of that family. Model.Selection reports
+// smallest d and largest lambda of that family, and with the default
+// candidates that winner must beat the first of them, label spreading, by
+// one paired standard error or label spreading is kept (SelectRule: with
+// 10 or 20 labels the best of many noisy scores is often a lucky one).
+// Model.Selection reports
 // every candidate's score and the rule used. A BasisCache keeps the bases
 // between selections on the same data.
 //

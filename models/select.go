@@ -78,6 +78,10 @@ type Selection struct {
 	Folds int
 	// Rule says how the folds were formed, or why there were none.
 	Rule string
+	// Prior reports that RulePrior kept the default (the first scored
+	// candidate) over a candidate with a higher cross-validated accuracy
+	// that did not beat it by more than one paired standard error.
+	Prior bool
 	// Elapsed is the wall time of the cross-validation.
 	Elapsed time.Duration
 }
@@ -110,6 +114,10 @@ type SelectOptions struct {
 	// Cache, if not nil, keeps the bases between calls on the same x (for
 	// example one Select per labeled draw of an experiment).
 	Cache *BasisCache
+	// Rule says how the scores choose; the zero value RuleAuto is
+	// RulePrior with the default candidates and RuleBest with a caller's
+	// list.
+	Rule SelectRule
 }
 
 // BasisCache keeps the bases (eigenpairs, or kernels for the Standard
@@ -168,7 +176,11 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 // right_best(i) - right_cand(i) over the labeled points against its
 // sd/sqrt(l)), the one of least d wins, then the one of largest lambda.
 // The rule is applied within a family, where "simpler" is unambiguous, and
-// not across bases and designs, whose sizes are not comparable.
+// not across bases and designs, whose sizes are not comparable. That is
+// RuleBest; under RulePrior (the default with the default candidates, see
+// SelectRule) its choice must also beat the first scored candidate by more
+// than the same paired standard error, or the first is kept
+// (Selection.Prior says when that overruled a higher score).
 //
 // A candidate that fails (a basis that cannot be built, an infeasible
 // design, a d or k too large for n) is skipped with the reason recorded in
@@ -267,6 +279,9 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 	}
 	sel.Elapsed = time.Since(t0)
 	sel.Chosen = oneSE(sel.Scores)
+	if o.Rule.prior(len(o.Candidates) == 0) {
+		sel.Chosen, sel.Prior = priorRule(sel.Scores, sel.Chosen)
+	}
 	if sel.Chosen < 0 {
 		return nil, firstSkip(sel)
 	}

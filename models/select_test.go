@@ -150,7 +150,7 @@ func TestSelect(t *testing.T) {
 	ctx := context.Background()
 	s := circles(t, 80, 0.05, 7)
 	lab, ys, unl := pickLabeled(s.Y, 16, 8)
-	m, err := Select(ctx, s.X, lab, ys, &SelectOptions{Base: Options{Seed: 3}})
+	m, err := Select(ctx, s.X, lab, ys, &SelectOptions{Base: Options{Seed: 3}, Rule: RuleBest})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,6 +172,26 @@ func TestSelect(t *testing.T) {
 	if acc := accuracy(pred, unl, s.Y); acc < 0.95 {
 		t.Errorf("selected %s: accuracy %.3f on two circles", best.Name, acc)
 	}
+	bestRule := sel.Chosen
+	// The default rule (RulePrior with the default candidates) keeps the
+	// first candidate unless the best beats it clearly.
+	m, err = Select(ctx, s.X, lab, ys, &SelectOptions{Base: Options{Seed: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel = m.Selection()
+	first := 0
+	for sel.Scores[first].Skipped != nil {
+		first++
+	}
+	if c := sel.Chosen; c != first && pairedWithin(sel.Scores[c].right, sel.Scores[first].right) {
+		t.Errorf("chose %s, which does not beat the default %s by one paired standard error", sel.Scores[c].Name, sel.Scores[first].Name)
+	}
+	if kept := sel.Chosen == first && sel.Scores[bestRule].Accuracy > sel.Scores[first].Accuracy; sel.Prior != kept {
+		t.Errorf("Prior = %v, want %v (chosen %s, RuleBest's %s)", sel.Prior, kept, sel.Scores[sel.Chosen].Name, sel.Scores[bestRule].Name)
+	}
+	best = sel.Best()
+	pred, _ = m.PredictRows(nil, unl)
 	// Deterministic for a seed, and the Auto design of Fit is Select.
 	m2, err := Fit(ctx, s.X, lab, ys, &Options{Design: Auto, Seed: 3})
 	if err != nil {
@@ -354,6 +374,27 @@ func TestOneSE(t *testing.T) {
 	}
 	if oneSE([]CandidateScore{{Skipped: errors.New("x")}}) != -1 {
 		t.Fatal("all skipped: want -1")
+	}
+	// RulePrior: the first scored candidate stays unless the best beats it
+	// by more than one paired standard error.
+	def := mk("default", Options{Design: LabelSpreading, D: 10}, "1111111000", 10)
+	for _, c := range []struct {
+		name, bits string
+		want       string
+		prior      bool
+	}{
+		{"one point better", "1111111100", "default", true},
+		{"clearly better", "1111111111", "a20", false},
+		{"equal", "1111111000", "default", false},
+	} {
+		sc := []CandidateScore{{Skipped: errors.New("x")}, def, mk("a20", a20, c.bits, 20)}
+		got, prior := priorRule(sc, oneSE(sc))
+		if sc[got].Name != c.want || prior != c.prior {
+			t.Errorf("%s: chose %s (prior %v), want %s (%v)", c.name, sc[got].Name, prior, c.want, c.prior)
+		}
+	}
+	if got, _ := priorRule(nil, -1); got != -1 {
+		t.Fatal("nothing scored: want -1")
 	}
 }
 

@@ -258,8 +258,12 @@ func fitTable(ctx context.Context, name, path string, tab *dataset.Table, opt *m
 		if sel.Folds == 0 {
 			fmt.Fprintf(stderr, "%s: %s; fitted %s\n", name, sel.Rule, b.Name)
 		} else {
-			fmt.Fprintf(stderr, "%s: chose %s by %s cross-validation (accuracy %.3f ± %.3f over %d candidates, %v)\n",
-				name, b.Name, sel.Rule, b.Accuracy, b.StdErr, len(sel.Scores), sel.Elapsed.Round(time.Millisecond))
+			kept := ""
+			if sel.Prior {
+				kept = "; the default, no candidate beating it by a paired standard error"
+			}
+			fmt.Fprintf(stderr, "%s: chose %s by %s cross-validation (accuracy %.3f ± %.3f over %d candidates%s, %v)\n",
+				name, b.Name, sel.Rule, b.Accuracy, b.StdErr, len(sel.Scores), kept, sel.Elapsed.Round(time.Millisecond))
 		}
 	}
 	return m, nil
