@@ -1,8 +1,10 @@
 package models
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -254,28 +256,9 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 	}
 	sh := newShared(maxK)
 	defer sh.release()
-	preps := map[string]*prep{}
-	done := 0
-	for _, key := range keys {
-		members := groups[key]
-		pr, err := cachedGroup(ctx, o.Cache, sh, x, labeled, labels, res, members, key)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("models: %w", ctx.Err())
-			}
-			for _, i := range members {
-				sel.Scores[i].Skipped = err
-			}
-		} else {
-			preps[key] = pr
-			if err := cv.scoreGroup(ctx, pr, res, members, sel.Scores); err != nil {
-				return nil, err
-			}
-		}
-		done += len(members)
-		if o.Progress != nil {
-			o.Progress(done, len(cands))
-		}
+	preps, err := scoreGroups(ctx, &o, sh, cv, x, labeled, labels, res, groups, keys, sel.Scores, len(cands))
+	if err != nil {
+		return nil, err
 	}
 	sel.Elapsed = time.Since(t0)
 	sel.Chosen = oneSE(sel.Scores)
@@ -291,6 +274,74 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 		m.selection = sel
 	}
 	return m, err
+}
+
+// groupDone is what a worker of scoreGroups reports for one basis.
+type groupDone struct {
+	key string
+	pr  *prep
+	err error // the basis could not be built: its candidates are skipped
+	cv  error // the cross-validation failed (a cancelled context)
+}
+
+// scoreGroups builds the basis of every group of candidates (keys in
+// order) and scores its members into scores, on min(GOMAXPROCS, groups)
+// workers: a basis's eigenpairs are computed on one core at the sizes
+// where selection is cheap, so two bases at once keep both cores busy. The
+// scores do not depend on the order (each group writes its own members;
+// the shared widths and neighbour lists are computed under a lock). It
+// returns the prepared bases by key; Progress is called on the calling
+// goroutine after each basis.
+func scoreGroups(ctx context.Context, o *SelectOptions, sh *shared, cv *cvData, x *mat.Dense, labeled, labels []int,
+	res []resolved, groups map[string][]int, keys []string, scores []CandidateScore, total int) (map[string]*prep, error) {
+	next := make(chan string)
+	results := make(chan groupDone)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(keys)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for key := range next {
+				members := groups[key]
+				pr, err := cachedGroup(ctx, o.Cache, sh, x, labeled, labels, res, members, key)
+				d := groupDone{key: key, pr: pr, err: err}
+				if err == nil {
+					d.cv = cv.scoreGroup(ctx, pr, res, members, scores)
+				}
+				results <- d
+			}
+		}()
+	}
+	go func() {
+		for _, key := range keys {
+			next <- key
+		}
+		close(next)
+		wg.Wait()
+		close(results)
+	}()
+	preps := map[string]*prep{}
+	done := 0
+	var first error
+	for d := range results { // drained to the end, so that no worker is left blocked
+		switch {
+		case d.cv != nil:
+			first = cmp.Or(first, d.cv)
+		case d.err != nil && ctx.Err() != nil:
+			first = cmp.Or(first, fmt.Errorf("models: %w", ctx.Err()))
+		case d.err != nil:
+			for _, i := range groups[d.key] {
+				scores[i].Skipped = d.err
+			}
+		default:
+			preps[d.key] = d.pr
+		}
+		done += len(groups[d.key])
+		if o.Progress != nil && first == nil {
+			o.Progress(done, total)
+		}
+	}
+	return preps, first
 }
 
 // fitFirst fits the first candidate that fits the data, for labeled sets

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -33,12 +34,16 @@ const (
 // spreadScores returns the n x classes matrix F = (I - alpha S)^-1 Y.
 func spreadScores(ctx context.Context, s *linalg.CSR, alpha float64, labeled, labels []int, classes int) (*mat.Dense, error) {
 	n := s.Rows
-	y := mat.NewDense(n, classes, nil)
+	y := make([]float64, n*classes) // the n x classes matrices, row-major
 	for a, i := range labeled {
-		y.Set(i, labels[a], 1)
+		y[i*classes+labels[a]] = 1
 	}
-	f := mat.DenseCopyOf(y)
-	next := mat.NewDense(n, classes, nil)
+	f := slices.Clone(y)
+	next := make([]float64, n*classes)
+	as := make([]float64, len(s.Val)) // alpha S, the products the loop would form
+	for k, v := range s.Val {
+		as[k] = alpha * v
+	}
 	for it := 0; it < spreadMaxIter; it++ {
 		if it%16 == 15 {
 			if err := ctx.Err(); err != nil {
@@ -47,16 +52,27 @@ func spreadScores(ctx context.Context, s *linalg.CSR, alpha float64, labeled, la
 		}
 		changed := false
 		for i := 0; i < n; i++ {
-			row := next.RawRowView(i)[:classes]
-			copy(row, y.RawRowView(i)[:classes])
-			for k := s.RowPtr[i]; k < s.RowPtr[i+1]; k++ {
-				w := alpha * s.Val[k]
-				for c, v := range f.RawRowView(s.ColIdx[k])[:classes] {
-					row[c] += w * v
+			row := next[i*classes : (i+1)*classes]
+			if classes == 2 { // the binary sets: two sums in registers, the same order of terms
+				r0, r1 := y[2*i], y[2*i+1]
+				for k := s.RowPtr[i]; k < s.RowPtr[i+1]; k++ {
+					w, j := as[k], 2*s.ColIdx[k]
+					r0 += w * f[j]
+					r1 += w * f[j+1]
+				}
+				row[0], row[1] = r0, r1
+			} else {
+				copy(row, y[i*classes:])
+				for k := s.RowPtr[i]; k < s.RowPtr[i+1]; k++ {
+					w := as[k]
+					src := f[s.ColIdx[k]*classes:][:classes]
+					for c := range row {
+						row[c] += w * src[c]
+					}
 				}
 			}
 			if !changed {
-				for c, v := range f.RawRowView(i)[:classes] {
+				for c, v := range f[i*classes : (i+1)*classes] {
 					if math.Abs(row[c]-v) > spreadTol*row[c] {
 						changed = true
 						break
@@ -69,7 +85,7 @@ func spreadScores(ctx context.Context, s *linalg.CSR, alpha float64, labeled, la
 			break
 		}
 	}
-	return f, nil
+	return mat.NewDense(n, classes, f), nil
 }
 
 // spreadAlpha is the resolved alpha of the Spread classifier.
