@@ -194,6 +194,16 @@ func TestReproduceSmoke(t *testing.T) {
 	if strings.Contains(out, "n/a") || !strings.Contains(out, "KA(RBF)") || !strings.Contains(out, "| MM(RBF) |") {
 		t.Errorf("mm-table4 output:\n%s", out)
 	}
+	// The selected-settings table runs the loops with the settings selected
+	// on the initial labels, and tests Table 3's claim.
+	out, _, err = runCmd(t, "reproduce", "-table", "kdd06-selected", "-data", dir, "-trials", "2",
+		"-datasets", "heart", "-sizes", "10", "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "n/a") || !strings.Contains(out, "| UKLR/RBF |") || !strings.Contains(out, "UKLR >= KLR+Active with the RBF kernel (both selected)") {
+		t.Errorf("kdd06-selected output:\n%s", out)
+	}
 	// So has the label-aware table (stratified: 50 labeled points per class).
 	out, _, err = runCmd(t, "reproduce", "-table", "la-table1", "-data", dir, "-trials", "1",
 		"-datasets", "ssl_bci", "-quiet")
