@@ -108,3 +108,35 @@ func benchSolve(b *testing.B, solve func() (*eig.Result, error)) {
 	b.ReportMetric(worst, "relres/eps")
 	b.ReportMetric(conv, "converged")
 }
+
+// BenchmarkSparseSolvers compares the solvers TopD chooses among on the
+// sparse family of BenchmarkVsEigsh (the 10-NN graph Laplacian, largest d):
+// TopD (Chebyshev from d = 12), ThickRestart and Block with default
+// settings. It reports the products with A.
+func BenchmarkSparseSolvers(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{200, 500, 1000, 2000} {
+		p, err := eigtest.KNNLaplacian(n, 10, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		knn, err := eig.NewCSR(p.A)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, d := range []int{20, 50} {
+			for _, sv := range []struct {
+				name  string
+				solve func() (*eig.Result, error)
+			}{
+				{"topd", func() (*eig.Result, error) { return eig.TopD(ctx, knn, d, nil) }},
+				{"thick-restart", func() (*eig.Result, error) { return eig.ThickRestart{}.Solve(ctx, knn, d, nil) }},
+				{"block", func() (*eig.Result, error) { return eig.Block{}.Solve(ctx, knn, d, nil) }},
+			} {
+				b.Run(fmt.Sprintf("family=knn/n=%d/d=%d/solver=%s", n, d, sv.name), func(b *testing.B) {
+					benchSolve(b, sv.solve)
+				})
+			}
+		}
+	}
+}
