@@ -68,8 +68,8 @@ func (h HOG) Resolve(p int) (HOG, error) {
 		}
 		h.Width, h.Height = s, s
 	}
-	if h.Width*h.Height != p {
-		return h, newErr(ErrSettings, op, "images of %d x %d pixels need rows of %d values, not %d", h.Height, h.Width, h.Width*h.Height, p)
+	if h.Width > p || h.Height > p || h.Width*h.Height != p { // the first two keep the product from overflowing
+		return h, newErr(ErrSettings, op, "images of %d x %d pixels do not fill rows of %d values", h.Height, h.Width, p)
 	}
 	if h.Cell == 0 {
 		h.Cell = DefaultHOGCell
@@ -86,7 +86,8 @@ func (h HOG) Resolve(p int) (HOG, error) {
 	return h, nil
 }
 
-// Len returns the length of the descriptor of an image of p pixels.
+// Len returns the length of the descriptor of an image of p pixels, or
+// Resolve's error.
 func (h HOG) Len(p int) (int, error) {
 	r, err := h.Resolve(p)
 	if err != nil {
@@ -116,15 +117,34 @@ func (h HOG) Transform(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
 	}
 	q := (r.Height / r.Cell) * (r.Width / r.Cell) * r.Bins
 	out := mat.NewDense(n, q, nil)
-	err = parallelFor(ctx, n, 256, noState, func(_ struct{}, lo, hi int) {
+	err = parallelFor(ctx, n, 256, func() []float64 { return make([]float64, p) }, func(img []float64, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			r.describe(out.RawRowView(i), x.RawRowView(i)[:p])
+			r.describe(out.RawRowView(i), normalizedImage(img, x.RawRowView(i)[:p]))
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// normalizedImage returns src multiplied into dst by the power of two that
+// brings its largest magnitude into [1/2, 1): exact, so the descriptor is
+// the one of src, and the gradients, their squares and the norm can
+// neither overflow nor underflow whatever the finite pixel values.
+func normalizedImage(dst, src []float64) []float64 {
+	var m float64
+	for _, v := range src {
+		m = math.Max(m, math.Abs(v))
+	}
+	if m == 0 {
+		return src
+	}
+	_, e := math.Frexp(m)
+	for j, v := range src {
+		dst[j] = math.Ldexp(v, -e)
+	}
+	return dst
 }
 
 // describe writes the descriptor of one image (resolved settings) to dst,

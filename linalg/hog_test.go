@@ -103,6 +103,45 @@ func TestHOGInvariance(t *testing.T) {
 	}
 }
 
+// TestHOGExtremeValues checks that images of the largest and the smallest
+// finite magnitudes give the descriptor of the same image at ordinary
+// magnitudes (a power of two apart, so exactly), never NaN or zero.
+func TestHOGExtremeValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const side = 8
+	base := make([]float64, side*side)
+	for j := range base {
+		base[j] = rng.Float64() - 0.5
+	}
+	want, err := (HOG{}).Transform(context.Background(), mat.NewDense(1, side*side, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, scale := range []float64{math.Ldexp(1, 1020), math.Ldexp(1, -1000), math.Ldexp(1, 600)} {
+		x := mat.NewDense(1, side*side, nil)
+		for j, v := range base {
+			x.Set(0, j, v*scale)
+		}
+		got, err := (HOG{}).Transform(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, v := range got.RawRowView(0) {
+			if w := want.At(0, j); math.Abs(v-w) > 1e-14 || math.IsNaN(v) {
+				t.Fatalf("scale %g: descriptor[%d] = %v, want %v", scale, j, v, w)
+			}
+		}
+	}
+	big := mat.NewDense(1, 4, []float64{math.MaxFloat64, -math.MaxFloat64, -math.MaxFloat64, math.MaxFloat64})
+	got, err := (HOG{Cell: 1}).Transform(context.Background(), big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := mat.Norm(got, 2); math.Abs(n-1) > 1e-14 {
+		t.Fatalf("pixels at ±MaxFloat64: descriptor norm %v, want 1 (%v)", n, got.RawRowView(0))
+	}
+}
+
 // TestHOGErrors checks the settings and inputs Transform refuses.
 func TestHOGErrors(t *testing.T) {
 	nan := mat.NewDense(1, 16, nil)
@@ -121,6 +160,7 @@ func TestHOGErrors(t *testing.T) {
 		{"negative", HOG{Cell: -1}, mat.NewDense(1, 16, nil), ErrSettings},
 		{"cell too big", HOG{Cell: 5}, mat.NewDense(1, 16, nil), ErrSettings},
 		{"one bin", HOG{Bins: 1}, mat.NewDense(1, 16, nil), ErrSettings},
+		{"overflowing size", HOG{Width: 1<<62 + 196, Height: 4}, mat.NewDense(1, 784, nil), ErrSettings},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := c.h.Transform(context.Background(), c.x)

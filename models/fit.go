@@ -200,10 +200,8 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	if err != nil {
 		return nil, err
 	}
-	if h := r.GraphFeatures; h != nil {
-		if *h, err = h.Resolve(x.RawMatrix().Cols); err != nil {
-			return nil, fmt.Errorf("models: GraphFeatures: %w", err)
-		}
+	if err := r.resolveImages(x.RawMatrix().Cols); err != nil {
+		return nil, err
 	}
 	if err := r.checkMemory(n, x.RawMatrix().Cols, len(labeled)); err != nil {
 		return nil, err

@@ -143,6 +143,13 @@ func TestGraphFeaturesErrors(t *testing.T) {
 			}
 		})
 	}
+	// A cancelled fit stops with the context's error.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	o := Options{Kernel: knn, Design: LabelSpreading, D: 5, Scale: NoScaling, GraphFeatures: &linalg.HOG{}}
+	if _, err := Fit(cctx, x, lab, ys, &o); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
 	h := &linalg.HOG{}
 	base := Options{Scale: NoScaling, GraphFeatures: h}
 	for _, c := range DefaultCandidates(&base) {
@@ -153,10 +160,32 @@ func TestGraphFeaturesErrors(t *testing.T) {
 		}
 	}
 	base.Design = Auto
-	if _, err := Fit(ctx, x, lab, ys, &base); err != nil {
+	auto, err := Fit(ctx, x, lab, ys, &base)
+	if err != nil {
 		t.Fatalf("Auto with GraphFeatures: %v", err)
 	}
 	if *h != (linalg.HOG{}) {
 		t.Errorf("Fit changed the caller's HOG settings: %+v", *h)
+	}
+	// The selected model saves its resolved HOG settings and reads back.
+	var buf bytes.Buffer
+	if _, err := auto.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadModel(&buf); err != nil {
+		t.Fatalf("reading a model selected with GraphFeatures (%s): %v", auto.Selection().Best().Name, err)
+	}
+	// Settings every kNN candidate would fail on are an error of Select,
+	// not skipped candidates.
+	for _, c := range []struct {
+		name string
+		o    Options
+	}{
+		{"scaled", Options{GraphFeatures: &linalg.HOG{}}},
+		{"not square", Options{Scale: NoScaling, GraphFeatures: &linalg.HOG{Width: 4, Height: 4}}},
+	} {
+		if _, err := Select(ctx, x, lab, ys, &SelectOptions{Base: c.o}); !errors.Is(err, linalg.ErrSettings) {
+			t.Errorf("Select, %s: error %v, want ErrSettings", c.name, err)
+		}
 	}
 }

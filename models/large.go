@@ -68,8 +68,14 @@ func (r *resolved) memoryEstimate(n, p, l int) float64 {
 	case r.Design == Standard:
 		est += 8 * fn * float64(l) // the n x l kernel block
 	case r.GraphFeatures != nil && (r.Design.graph() || r.Kernel.Kind == KNN || r.Classifier == Spread):
-		q, _ := r.GraphFeatures.Len(p) // the descriptors, projected or not
-		est += 8*fn*float64(q) + 8*fn*float64(r.GraphK)*4
+		q, _ := r.GraphFeatures.Len(p)
+		if dims := r.graphDims(n, q); dims > 0 {
+			// Projected: the descriptors are computed graphBlock rows at a time.
+			est += 8*fn*float64(dims) + 8*float64(min(n, graphBlock)*q)
+		} else {
+			est += 8 * fn * float64(q)
+		}
+		est += 8 * fn * float64(r.GraphK) * 4
 	case r.large(n):
 		m := float64(min(r.landmarks(), n))
 		est += 8 * math.Min(fn*m, eig.DefaultNystromCache)

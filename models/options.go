@@ -314,13 +314,13 @@ type Options struct {
 	// means DefaultLandmarks (capped at n).
 	Landmarks int
 	// GraphDims is the number of principal components of the scaled data
-	// (or of their GraphFeatures descriptors) in whose space the kNN graph
-	// is searched when the data have more features than that (linalg.FitPCA; new points are projected the
-	// same way). Zero means DefaultGraphDims on the large-n path above
-	// DefaultLargeN points (where it is taken automatically) and no
-	// projection otherwise; -1 means no projection. It applies only
-	// where a kNN graph is built (the KNN kernel, the graph designs, the
-	// Spread classifier).
+	// (or of their GraphFeatures descriptors) in whose space the kNN
+	// graph is searched when the data have more features than that
+	// (linalg.FitPCA; new points are projected the same way). Zero means
+	// DefaultGraphDims on the large-n path above DefaultLargeN points
+	// (where it is taken automatically) and no projection otherwise; -1
+	// means no projection. It applies only where a kNN graph is built
+	// (the KNN kernel, the graph designs, the Spread classifier).
 	GraphDims int
 	// GraphFeatures, if set, reads every point as a grey-level image and
 	// searches the kNN graph among the images' histograms of oriented
@@ -482,6 +482,19 @@ type StageTimes struct {
 // Total returns the sum of the stage times.
 func (s StageTimes) Total() time.Duration {
 	return s.Kernel + s.Eig + s.Design + s.Fit + s.Select
+}
+
+// resolveImages fills in the HOG settings of GraphFeatures (r's own copy)
+// for rows of p values.
+func (r *resolved) resolveImages(p int) error {
+	if h := r.GraphFeatures; h != nil {
+		v, err := h.Resolve(p)
+		if err != nil {
+			return fmt.Errorf("models: GraphFeatures: %w", err)
+		}
+		*h = v
+	}
+	return nil
 }
 
 // Trim returns o with every knob that its design and classifier do not use

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -236,7 +237,16 @@ func (w *failWriter) Write(p []byte) (int, error) {
 // ReadModel reads files whole, from an offset, and refuses a truncated file
 // or one with bytes after the model.
 func TestSaveStreams(t *testing.T) {
-	x, y := blobsForSave(3)
+	// 3,000 points: a payload of several encoder chunks.
+	const n = 3000
+	x := mat.NewDense(n, 3, nil)
+	y := make([]int, n)
+	for i := range y {
+		y[i] = i % 3
+		for j := 0; j < 3; j++ {
+			x.Set(i, j, float64(4*y[i]*(j+1))+math.Sin(float64(7*i+j)))
+		}
+	}
 	m, err := Fit(context.Background(), x, []int{0, 1, 2, 3, 4, 5}, y[:6], &Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -244,6 +254,9 @@ func TestSaveStreams(t *testing.T) {
 	good, err := m.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(good) < 4*encoderChunk {
+		t.Fatalf("a model of %d bytes does not test the chunks", len(good))
 	}
 	var buf bytes.Buffer
 	if n, err := m.WriteTo(&buf); err != nil || n != int64(len(good)) || !bytes.Equal(buf.Bytes(), good) {

@@ -101,7 +101,8 @@ func (s *Selection) Best() CandidateScore {
 // DefaultCandidates of the zero Options.
 type SelectOptions struct {
 	// Base supplies what every default candidate shares: Scale, Seed,
-	// Classifier, SVMC and EigTol. Its kernel, design, D, C, Lambda, Bias
+	// Classifier, SVMC and EigTol, and for the candidates on a kNN graph
+	// GraphDims and GraphFeatures. Its kernel, design, D, C, Lambda, Bias
 	// and GraphK are set by the candidates. Base.Design must not be Auto.
 	Base Options
 	// Candidates, if not empty, replaces DefaultCandidates(&Base).
@@ -207,6 +208,9 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 	if o.Folds < 0 || o.Folds == 1 || o.Folds > len(labeled) {
 		return nil, inputf(linalg.ErrSettings, "folds = %d, want 0 (the rule) or 2..%d", o.Folds, len(labeled))
 	}
+	if o.Rule < RuleAuto || o.Rule > RulePrior {
+		return nil, inputf(linalg.ErrSettings, "unknown selection rule %d", int(o.Rule))
+	}
 	cands := o.Candidates
 	if len(cands) == 0 {
 		// The default candidates set every design knob: a base that sets
@@ -215,6 +219,16 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 		auto.Design = Auto
 		if err := auto.checkKnobs(); err != nil {
 			return nil, err
+		}
+		// Settings that every kNN candidate would fail on are the
+		// caller's error, not 58 skipped candidates.
+		if h := o.Base.GraphFeatures; h != nil {
+			if o.Base.Scale != NoScaling {
+				return nil, inputf(linalg.ErrSettings, "GraphFeatures (HOG descriptors) need the images as given: set Scale to NoScaling")
+			}
+			if _, err := h.Resolve(x.RawMatrix().Cols); err != nil {
+				return nil, fmt.Errorf("models: GraphFeatures: %w", err)
+			}
 		}
 		cands = DefaultCandidates(&o.Base)
 	}
@@ -228,6 +242,9 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 			continue
 		}
 		res[i], sel.Scores[i].Skipped = c.Options.resolve(n)
+		if sel.Scores[i].Skipped == nil {
+			sel.Scores[i].Skipped = res[i].resolveImages(x.RawMatrix().Cols)
+		}
 	}
 	fold, k, rule, ok := selectFolds(labels, classes, o.Folds, o.Base.Seed)
 	sel.Folds, sel.Rule = k, rule

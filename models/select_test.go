@@ -398,6 +398,29 @@ func TestOneSE(t *testing.T) {
 	}
 }
 
+// TestSelectCancelAndRule: a selection cancelled between bases (from its
+// Progress callback, while the workers run) stops with the context's error;
+// an unknown rule is a settings error.
+func TestSelectCancelAndRule(t *testing.T) {
+	s := circles(t, 60, 0.05, 3)
+	lab, ys, _ := pickLabeled(s.Y, 12, 4)
+	for _, after := range []int{1, 10, 40} {
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := Select(ctx, s.X, lab, ys, &SelectOptions{Progress: func(done, total int) {
+			if done >= after {
+				cancel()
+			}
+		}})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled after %d candidates: %v", after, err)
+		}
+	}
+	if _, err := Select(context.Background(), s.X, lab, ys, &SelectOptions{Rule: SelectRule(7)}); !errors.Is(err, linalg.ErrSettings) {
+		t.Errorf("unknown rule: %v", err)
+	}
+}
+
 // ExampleSelect chooses the kernel, design, d and lambda by leave-one-out
 // cross-validation on ten labeled points of two moons.
 func ExampleSelect() {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"ukm/linalg"
 )
 
 // folds assigns every labeled position a fold in [0, k) and returns k and
@@ -142,7 +144,17 @@ func oneSE(scores []CandidateScore) int {
 func family(o *Options) string {
 	f := *o
 	f.D, f.Lambda, f.Progress = 0, 0, nil
-	return fmt.Sprintf("%+v", f)
+	return optionsKey(f)
+}
+
+// optionsKey prints options with GraphFeatures by value (the %+v of a
+// pointer field would print its address).
+func optionsKey(f Options) string {
+	var hog linalg.HOG
+	if f.GraphFeatures != nil {
+		hog, f.GraphFeatures = *f.GraphFeatures, nil
+	}
+	return fmt.Sprintf("%+v|%+v", f, hog)
 }
 
 // designKey identifies what a candidate's design depends on: the options
@@ -151,7 +163,7 @@ func family(o *Options) string {
 func designKey(o *Options) string {
 	f := *o
 	f.Lambda, f.Bias, f.Progress = 0, false, nil
-	return fmt.Sprintf("%+v", f)
+	return optionsKey(f)
 }
 
 // pairedWithin reports whether the mean of best(i) - c(i) is at most its

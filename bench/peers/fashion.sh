@@ -8,9 +8,10 @@
 # largen.py) and OUT/fashion_peers.md (the table). bench/peers/fmnist writes
 # the draws (trial 0: the fixed labels; 1-10: random draws of 10 images per
 # class) and the HOG descriptors to a temporary directory. On the pixels and
-# on the descriptors, LogisticRegression runs on every draw; LabelSpreading
-# and the Nystroem methods, which take minutes each, on the fixed labels
-# only. Installs python3-sklearn and dataset-fashion-mnist with apt-get when
+# on the descriptors, LogisticRegression runs on every draw; on the fixed
+# labels only (they take minutes each), LabelSpreading and the Nystroem
+# methods on the pixels, LabelSpreading and Nystroem+LR(median) on the
+# descriptors. Installs python3-sklearn and dataset-fashion-mnist with apt-get when
 # missing. LARGEN_THREADS (default 2) sets the BLAS threads.
 set -euo pipefail
 export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in the source tree

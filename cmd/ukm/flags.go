@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -160,7 +161,11 @@ func (m *modelFlags) options() (models.Options, error) {
 	case "hog":
 		h := &linalg.HOG{Cell: m.hogCell}
 		if m.imageSize != "" {
-			if _, err := fmt.Sscanf(strings.ToLower(m.imageSize), "%dx%d", &h.Width, &h.Height); err != nil || h.Width < 1 || h.Height < 1 {
+			w, ht, ok := strings.Cut(strings.ToLower(m.imageSize), "x")
+			var errW, errH error
+			h.Width, errW = strconv.Atoi(w)
+			h.Height, errH = strconv.Atoi(ht)
+			if !ok || errW != nil || errH != nil || h.Width < 1 || h.Height < 1 {
 				return o, fmt.Errorf("-image-size %q, want WIDTHxHEIGHT such as 28x28", m.imageSize)
 			}
 		}

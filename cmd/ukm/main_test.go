@@ -73,7 +73,9 @@ func TestBadInput(t *testing.T) {
 		{"graph features", []string{"fit", "-data", train, "-kernel", "knn", "-graph-features", "edges"}, "unknown -graph-features"},
 		{"hog cell without hog", []string{"fit", "-data", train, "-kernel", "knn", "-hog-cell", "2"}, "apply to -graph-features hog only"},
 		{"image size", []string{"fit", "-data", train, "-kernel", "knn", "-scale", "none", "-graph-features", "hog", "-image-size", "28"}, "want WIDTHxHEIGHT"},
+		{"image size junk", []string{"fit", "-data", train, "-kernel", "knn", "-scale", "none", "-graph-features", "hog", "-image-size", "28x28x3"}, "want WIDTHxHEIGHT"},
 		{"hog scaled", []string{"fit", "-data", train, "-kernel", "knn", "-design", "label-spreading", "-graph-features", "hog"}, "set Scale to NoScaling"},
+		{"hog scaled auto", []string{"fit", "-data", train, "-graph-features", "hog"}, "set Scale to NoScaling"},
 		{"hog not square", []string{"fit", "-data", pairs, "-kernel", "knn", "-design", "label-spreading", "-d", "2", "-k", "2", "-scale", "none", "-graph-features", "hog"}, "not square images"},
 		{"feature count", []string{"predict", "-train", train, "-data", wide, "-d", "2"}, "wide.csv: models: new points have 2 features, the model was fitted on 1"},
 	} {
