@@ -2,6 +2,7 @@ package models
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"math/rand/v2"
@@ -186,6 +187,48 @@ func TestGraphFeaturesErrors(t *testing.T) {
 	} {
 		if _, err := Select(ctx, x, lab, ys, &SelectOptions{Base: c.o}); !errors.Is(err, linalg.ErrSettings) {
 			t.Errorf("Select, %s: error %v, want ErrSettings", c.name, err)
+		}
+	}
+}
+
+// TestNearest checks the new points' neighbour search, which stops summing
+// a distance once it exceeds the k-th kept one, against the plain sort of
+// all distances: the same neighbours in the same order with the same
+// distances, for widths below, at and above the 8-wide step, with ties.
+func TestNearest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, p := range []int{3, 8, 13, 50} {
+		x := mat.NewDense(300, p, nil)
+		for i := 0; i < 300; i++ {
+			for j := 0; j < p; j++ {
+				x.Set(i, j, float64(rng.IntN(4))) // coarse values: many ties
+			}
+		}
+		q := make([]float64, p)
+		for j := range q {
+			q[j] = float64(rng.IntN(4))
+		}
+		const k = 7
+		nb, nd := make([]int, k), make([]float64, k)
+		nearest(x, q, nb, nd)
+		type cand struct {
+			d float64
+			j int
+		}
+		all := make([]cand, 300)
+		for j := range all {
+			var s float64
+			for t := 0; t < p; t++ {
+				e := x.At(j, t) - q[t]
+				s += e * e
+			}
+			all[j] = cand{s, j}
+		}
+		slices.SortStableFunc(all, func(a, b cand) int { return cmp.Compare(a.d, b.d) })
+		for a := 0; a < k; a++ {
+			if nb[a] != all[a].j || nd[a] != all[a].d {
+				t.Fatalf("p = %d: neighbour %d is %d at %v, want %d at %v", p, a, nb[a], nd[a], all[a].j, all[a].d)
+			}
 		}
 	}
 }

@@ -183,12 +183,41 @@ func nearest(x *mat.Dense, q []float64, nb []int, nd []float64) {
 	cnt := 0
 	for j := 0; j < n; j++ {
 		row := x.RawRowView(j)[:p]
+		// Once k candidates are kept, a partial sum at or above the k-th
+		// distance rejects the row: the full sum could only be larger. The
+		// terms are added in index order either way, so a row kept is
+		// kept with the same distance.
+		full := cnt == k
+		var bound float64
+		if full {
+			bound = nd[k-1]
+		}
 		var s float64
-		for t, v := range row {
-			e := v - q[t]
+		t := 0
+		for ; t+8 <= p; t += 8 {
+			r, v := row[t:t+8:t+8], q[t:t+8:t+8]
+			e0, e1, e2, e3 := r[0]-v[0], r[1]-v[1], r[2]-v[2], r[3]-v[3]
+			e4, e5, e6, e7 := r[4]-v[4], r[5]-v[5], r[6]-v[6], r[7]-v[7]
+			s += e0 * e0
+			s += e1 * e1
+			s += e2 * e2
+			s += e3 * e3
+			s += e4 * e4
+			s += e5 * e5
+			s += e6 * e6
+			s += e7 * e7
+			if full && s >= bound {
+				break
+			}
+		}
+		if full && s >= bound {
+			continue
+		}
+		for ; t < p; t++ {
+			e := row[t] - q[t]
 			s += e * e
 		}
-		if cnt == k && s >= nd[k-1] {
+		if full && s >= bound {
 			continue
 		}
 		// Insertion into the sorted prefix (k is small).
