@@ -2,7 +2,6 @@ package repro
 
 import (
 	"fmt"
-	"strings"
 
 	"ukm/models/active"
 
@@ -56,18 +55,7 @@ var registry = map[string]*Table{
 			}
 			return ms
 		},
-		Claim: func(r *Result) string {
-			var b strings.Builder
-			for _, k := range []string{"Linear", "RBF"} {
-				wins, cells := countAtLeast(r, "UKLR/"+k, "KLR+Active/"+k)
-				verdict := "holds"
-				if wins < 12*cells/16 {
-					verdict = "does not hold"
-				}
-				fmt.Fprintf(&b, "- UKLR >= KLR+Active with the %s kernel in at least 12 of 16 cells: %d of %d — %s.\n", k, wins, cells, verdict)
-			}
-			return b.String()
-		},
+		Claim: func(r *Result) string { return uklrClaim(r, "") },
 	},
 	"mm-table4": {
 		Name:     "mm-table4",
