@@ -6,6 +6,9 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
+
 	"ukm/eig"
 	"ukm/eig/eigtest"
 	"ukm/linalg"
@@ -138,5 +141,32 @@ func BenchmarkSparseSolvers(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkDenseTridiagonal prices the first step of a dense path for small
+// matrices, the Householder reduction to tridiagonal form (gonum's Dsytrd,
+// (4/3) n^3 flops), on the RBF kernels of BenchmarkVsEigsh: a dense solver
+// would pay it before any eigenpair (BENCHMARKS.md compares it with the
+// Krylov solves).
+func BenchmarkDenseTridiagonal(b *testing.B) {
+	var impl gonumlapack.Implementation
+	for _, n := range []int{200, 500, 1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			k, err := eigtest.KernelRBF(n, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			a0 := k.RawSymmetric().Data
+			a := make([]float64, len(a0))
+			d, e, tau := make([]float64, n), make([]float64, n-1), make([]float64, n-1)
+			work := make([]float64, 1)
+			impl.Dsytrd(blas.Upper, n, a, n, d, e, tau, work, -1)
+			work = make([]float64, int(work[0]))
+			for b.Loop() {
+				copy(a, a0)
+				impl.Dsytrd(blas.Upper, n, a, n, d, e, tau, work, len(work))
+			}
+		})
 	}
 }
