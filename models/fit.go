@@ -419,6 +419,7 @@ func fitPrepared(ctx context.Context, pr *prep, labeled, labels []int) (*Model, 
 		if err != nil {
 			return nil, err
 		}
+		massNormalize(m.spread, labels, pr.classes)
 		return m, nil
 	}
 	if pr.basis != nil {

@@ -206,10 +206,14 @@ const (
 	SVM
 	// Spread is label spreading itself (Zhou et al., 2004) on the whole kNN
 	// graph: the scores F = (I - Alpha S)^-1 Y of every point, no training
-	// and no truncation to D eigenvectors; a point takes the class of its
-	// largest score. It needs the KNN kernel and the LabelSpreading design
-	// (whose kernel it is) with D left at zero. New points take the
-	// weighted scores of their graph neighbours.
+	// and no truncation to D eigenvectors, each class's column then scaled
+	// so that its total is the class's share of the labels (class mass
+	// normalisation, Zhu, Ghahramani and Lafferty, 2003: a class whose
+	// labeled points sit in denser parts of the graph does not swallow the
+	// others); a point takes the class of its largest score. It needs the
+	// KNN kernel and the LabelSpreading design (whose kernel it is) with D
+	// left at zero. New points take the weighted scores of their graph
+	// neighbours.
 	Spread
 )
 

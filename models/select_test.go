@@ -449,13 +449,17 @@ func TestSpread(t *testing.T) {
 	}
 	// Residual of the scores in the equation they solve.
 	g := m.pr.graph.s
-	n, c := m.spread.Dims()
+	f, err := spreadScores(ctx, g, 0.9, lab, ys, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, c := f.Dims()
 	var worst, top float64
 	for i := 0; i < n; i++ {
 		for k := 0; k < c; k++ {
-			v := m.spread.At(i, k)
+			v := f.At(i, k)
 			for e := g.RowPtr[i]; e < g.RowPtr[i+1]; e++ {
-				v -= 0.9 * g.Val[e] * m.spread.At(g.ColIdx[e], k)
+				v -= 0.9 * g.Val[e] * f.At(g.ColIdx[e], k)
 			}
 			for a, j := range lab {
 				if j == i && ys[a] == k {
@@ -463,12 +467,33 @@ func TestSpread(t *testing.T) {
 				}
 			}
 			worst = math.Max(worst, math.Abs(v))
-			top = math.Max(top, m.spread.At(i, k))
+			top = math.Max(top, f.At(i, k))
 		}
 	}
 	// The series stops when no score moves by 1e-4 of itself.
 	if worst > 1e-3*top {
 		t.Fatalf("residual %g of scores up to %g", worst, top)
+	}
+	// The model's scores are those columns scaled to the classes' shares
+	// of the labels.
+	share := make([]float64, c)
+	for _, y := range ys {
+		share[y] += 1 / float64(len(ys))
+	}
+	for k := 0; k < c; k++ {
+		var mass float64
+		for i := 0; i < n; i++ {
+			mass += m.spread.At(i, k)
+		}
+		if math.Abs(mass-share[k]) > 1e-12 {
+			t.Errorf("class %d: total score %v, want its share of the labels %v", k, mass, share[k])
+		}
+		ratio := m.spread.At(0, k) / f.At(0, k)
+		for i := 0; i < n; i++ {
+			if d := m.spread.At(i, k) - ratio*f.At(i, k); math.Abs(d) > 1e-12*math.Abs(m.spread.At(i, k)) {
+				t.Fatalf("class %d: row %d not scaled like the others", k, i)
+			}
+		}
 	}
 	pred, err := m.PredictRows(nil, unl)
 	if err != nil {

@@ -344,6 +344,7 @@ func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, s spli
 	if err != nil {
 		return err
 	}
+	massNormalize(f, s.y, len(s.kept))
 	ft := gatherRows(nil, f, s.testIdx)
 	pred := argmaxRows(nil, ft)
 	pp := spreadProba(nil, ft)

@@ -88,6 +88,37 @@ func spreadScores(ctx context.Context, s *linalg.CSR, alpha float64, labeled, la
 	return mat.NewDense(n, classes, f), nil
 }
 
+// massNormalize scales each column c of the scores f (n x classes) by
+// q_c / sum_i f_ic, q_c the share of class c among the labels, so that the
+// classes' total scores are in the proportions of their labels (class mass
+// normalisation). A column without mass is left as it is.
+func massNormalize(f *mat.Dense, labels []int, classes int) {
+	q := make([]float64, classes)
+	for _, c := range labels {
+		q[c]++
+	}
+	raw := f.RawMatrix()
+	mass := make([]float64, classes)
+	for i := 0; i < raw.Rows; i++ {
+		for c, v := range raw.Data[i*raw.Stride : i*raw.Stride+classes] {
+			mass[c] += v
+		}
+	}
+	for c := range q {
+		if mass[c] > 0 {
+			q[c] /= float64(len(labels)) * mass[c]
+		} else {
+			q[c] = 1
+		}
+	}
+	for i := 0; i < raw.Rows; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+classes]
+		for c := range row {
+			row[c] *= q[c]
+		}
+	}
+}
+
 // spreadAlpha is the resolved alpha of the Spread classifier.
 func (r *resolved) spreadAlpha() float64 {
 	if r.Alpha > 0 {
