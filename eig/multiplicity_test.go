@@ -39,7 +39,7 @@ func TestExactMultiplicity(t *testing.T) {
 			// Largest: the matrix negated, so that the copies are at the top.
 			a, vals := p.A, p.Values
 			if which == eig.Largest {
-				a, vals = negated(p.A), negatedValues(p.Values)
+				a, vals = p.A.Scaled(-1), negatedValues(p.Values)
 			}
 			for _, d := range []int{p.Mult, p.Mult - 1, p.Mult + 1} {
 				for _, sc := range solvers {
@@ -112,16 +112,6 @@ func countEqual(xs []float64, v float64) int {
 		}
 	}
 	return c
-}
-
-// negated returns -a.
-func negated(a *linalg.CSR) *linalg.CSR {
-	b := *a
-	b.Val = make([]float64, len(a.Val))
-	for i, v := range a.Val {
-		b.Val[i] = -v
-	}
-	return &b
 }
 
 // negatedValues returns -vals in ascending order.

@@ -56,16 +56,30 @@ type BlockOperator interface {
 // solver (TopD) and the Krylov methods' estimate of a product's cost both
 // go by it.
 func blockCapable(a Operator) bool {
-	for range 64 { // a bound against wrappers that wrap themselves
+	return walkWrapped(a, func(op Operator, last bool) (bool, bool) {
+		if _, ok := op.(BlockOperator); !ok {
+			return false, true
+		}
+		return true, last
+	})
+}
+
+// walkWrapped calls visit on a and on the operators it wraps (through
+// Unwrap() Operator), outermost first; last says that op wraps nothing.
+// The walk stops with visit's value when visit says done, and with false
+// at a nil or empty operator or after 64 levels (a bound against wrappers
+// that wrap themselves).
+func walkWrapped(a Operator, visit func(op Operator, last bool) (value, done bool)) bool {
+	for range 64 {
 		if isNilOrEmpty(a) {
 			return false
 		}
-		if _, ok := a.(BlockOperator); !ok {
-			return false
-		}
 		w, ok := a.(interface{ Unwrap() Operator })
+		if v, done := visit(a, !ok); done {
+			return v
+		}
 		if !ok {
-			return true
+			return false
 		}
 		a = w.Unwrap()
 	}

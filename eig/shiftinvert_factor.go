@@ -130,7 +130,7 @@ func factorShifted(ctx context.Context, op string, a Operator, sigma float64, ne
 	}
 	norm := GershgorinBound(sp)
 	if negate {
-		sp = negateValues(sp)
+		sp = sp.Scaled(-1)
 		sigma = -sigma
 	}
 	f, err := factorCSR(ctx, op, sp, sigma)
@@ -139,17 +139,6 @@ func factorShifted(ctx context.Context, op string, a Operator, sigma float64, ne
 	}
 	inv.solve = func(dst, x, work []float64) { f.solvePermuted(dst, x, work) }
 	return inv, norm, nil
-}
-
-// negateValues returns a copy of a with its values negated (sharing the
-// pattern).
-func negateValues(a *linalg.CSR) *linalg.CSR {
-	b := *a
-	b.Val = make([]float64, len(a.Val))
-	for i, v := range a.Val {
-		b.Val[i] = -v
-	}
-	return &b
 }
 
 // denseCholesky factorizes A - sigma I (sigma I - A if negate) of a dense

@@ -222,18 +222,10 @@ const chebyshevMinD = 12
 // sparse reports whether a is a sparse matrix, possibly wrapped (see
 // blockCapable).
 func sparse(a Operator) bool {
-	for range 64 { // a bound against wrappers that wrap themselves
-		if isNilOrEmpty(a) {
-			return false
+	return walkWrapped(a, func(op Operator, last bool) (bool, bool) {
+		if sparseOf(op) != nil {
+			return true, true
 		}
-		if sparseOf(a) != nil {
-			return true
-		}
-		w, ok := a.(interface{ Unwrap() Operator })
-		if !ok {
-			return false
-		}
-		a = w.Unwrap()
-	}
-	return false
+		return false, last
+	})
 }

@@ -176,6 +176,17 @@ func (a *CSR) At(i, j int) float64 {
 // T returns the implicit transpose of a.
 func (a *CSR) T() mat.Matrix { return mat.Transpose{Matrix: a} }
 
+// Scaled returns alpha A: a new matrix with its own values that shares
+// the index arrays (RowPtr, ColIdx) of a.
+func (a *CSR) Scaled(alpha float64) *CSR {
+	b := *a
+	b.Val = make([]float64, len(a.Val))
+	for i, v := range a.Val {
+		b.Val[i] = alpha * v
+	}
+	return &b
+}
+
 // NNZ returns the number of stored entries.
 func (a *CSR) NNZ() int { return a.RowPtr[a.Rows] }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -116,4 +117,17 @@ func TestCSRBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = errors.New
+}
+
+// TestCSRScaled: alpha A has its own values and shares the pattern; a is
+// unchanged.
+func TestCSRScaled(t *testing.T) {
+	a := &CSR{Rows: 2, Cols: 2, RowPtr: []int{0, 2, 3}, ColIdx: []int{0, 1, 1}, Val: []float64{1, -2, 3}}
+	b := a.Scaled(-2)
+	if !slices.Equal(b.Val, []float64{-2, 4, -6}) || !slices.Equal(a.Val, []float64{1, -2, 3}) {
+		t.Fatalf("Scaled(-2) = %v, a = %v", b.Val, a.Val)
+	}
+	if &b.RowPtr[0] != &a.RowPtr[0] || &b.ColIdx[0] != &a.ColIdx[0] || b.Rows != 2 || b.Cols != 2 {
+		t.Fatal("the pattern is not shared")
+	}
 }

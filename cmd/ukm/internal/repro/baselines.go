@@ -257,13 +257,7 @@ func selectedClaimsTable() *Table {
 // design); accuracy after the last round, as in kdd06-table3.
 func selectedLoopMethod(name string, base *models.Options, cands func(base *models.Options) []models.Candidate, mk func(models.Options) *models.LoopOptions) Method {
 	return Method{Name: name, Run: func(ctx context.Context, d *Data, labeled []int, seed uint64) (Trial, error) {
-		v, _ := d.memoize("basis-cache", func() (any, error) { return &models.BasisCache{}, nil })
-		o := *base
-		o.Design = models.SKL
-		o.Decay, o.Lambda, o.Bias = 0, 0, false // set by the candidates
-		o.Seed = 1                              // as candidatesMethod: the bases are shared by every trial
-		so := &models.SelectOptions{Base: o, Cache: v.(*models.BasisCache), Candidates: cands(&o)}
-		m, err := models.Select(ctx, d.X, labeled, labelsOf(d.Y, labeled), so)
+		m, err := selectOn(ctx, d, labeled, base, cands)
 		if err != nil {
 			return Trial{}, err
 		}
@@ -312,18 +306,24 @@ func sklCandidates(k models.KernelKind) func(base *models.Options) []models.Cand
 // (they do not depend on the labels).
 func candidatesMethod(name string, base *models.Options, cands func(base *models.Options) []models.Candidate) Method {
 	return Method{Name: name, Run: func(ctx context.Context, d *Data, labeled []int, seed uint64) (Trial, error) {
-		v, _ := d.memoize("basis-cache", func() (any, error) { return &models.BasisCache{}, nil })
-		o := *base
-		o.Design = models.SKL
-		o.Decay, o.Lambda, o.Bias = 0, 0, false // set by the candidates
-		o.Seed = 1                              // the bases are shared by every trial: one seed for their start vectors
-		so := &models.SelectOptions{Base: o, Cache: v.(*models.BasisCache)}
-		if cands != nil {
-			so.Candidates = cands(&o)
-		}
-		m, err := models.Select(ctx, d.X, labeled, labelsOf(d.Y, labeled), so)
+		m, err := selectOn(ctx, d, labeled, base, cands)
 		return score(m, err, d, labeled)
 	}}
+}
+
+// selectOn runs models.Select on the labeled rows of d over cands (nil:
+// the default candidates), reusing d's bases across trials.
+func selectOn(ctx context.Context, d *Data, labeled []int, base *models.Options, cands func(base *models.Options) []models.Candidate) (*models.Model, error) {
+	v, _ := d.memoize("basis-cache", func() (any, error) { return &models.BasisCache{}, nil })
+	o := *base
+	o.Design = models.SKL
+	o.Decay, o.Lambda, o.Bias = 0, 0, false // set by the candidates
+	o.Seed = 1                              // the bases are shared by every trial: one seed for their start vectors
+	so := &models.SelectOptions{Base: o, Cache: v.(*models.BasisCache)}
+	if cands != nil {
+		so.Candidates = cands(&o)
+	}
+	return models.Select(ctx, d.X, labeled, labelsOf(d.Y, labeled), so)
 }
 
 // largeAgreementTable compares the large-n path (Nyström landmarks,
