@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -277,6 +278,12 @@ func rayleighRitz(res *Result, a Operator, v *mat.Dense, cfg *checked) {
 func polish(a Operator, cfg *checked, res *Result) bool {
 	n, d := res.Vectors.Dims()
 	if 2*d > n || d > maxRefine {
+		return false
+	}
+	// The residuals of res are explicit: when they all meet the target
+	// there is nothing to refine, and no product to spend on the images.
+	target := refineTarget(cfg.tol, res.NormEstimate)
+	if !slices.ContainsFunc(res.Residuals, func(r float64) bool { return !(r <= target) }) {
 		return false
 	}
 	kr := &krylov{a: a, cfg: cfg, n: n, sign: 1, normA: res.NormEstimate}

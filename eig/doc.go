@@ -88,13 +88,15 @@
 //
 // At tolerances of RefineTol and below, the Krylov methods end with a
 // refinement: a Rayleigh-Ritz step on the span of the converged vectors and
-// those of their residuals above two units of round-off, with the couplings
+// those of their residuals above max(Tol, 2 eps) ||A||, with the couplings
 // taken from the residuals (not from Vᵀ(A V), where they cancel), Rayleigh
 // quotients from compensated dot products, and the small projected problem
 // diagonalised by Jacobi rotations, which resolve its tiny off-diagonal
 // entries to high relative accuracy. It costs one operator application per
-// residual it takes (at most d) and takes the residuals to about one unit of
-// round-off times ||A||; Settings.NoRefine turns it off.
+// residual it takes (at most d) and takes those residuals to about one unit
+// of round-off times ||A||. So every returned pair meets the tolerance in
+// its explicit residual, and a Tol of 2 eps (4.4e-16) or less takes every
+// pair to round-off; Settings.NoRefine turns it off.
 //
 // # Errors and statuses
 //

@@ -86,9 +86,15 @@ type team struct {
 
 func (t *team) init(n int) {
 	t.n = n
-	t.np = max(1, min(runtime.GOMAXPROCS(0), n))
+	t.np = max(1, min(runtime.GOMAXPROCS(0), n/teamMinCols))
 	t.part = func(p int) { t.job(p, p*t.n/t.np, (p+1)*t.n/t.np) }
 }
+
+// teamMinCols is the shortest column range a team splits off: below it
+// the wake-up of a helper and the short rows of each part cost more than
+// the second core saves (small bases at n = 200 and 500 solved faster on
+// one core; BENCHMARKS.md, "eig at small n").
+const teamMinCols = 256
 
 // run executes job; in parallel when work (flops) is large enough.
 func (t *team) run(job func(part, lo, hi int), work int) {

@@ -20,14 +20,15 @@ const (
 	refineFloor  = 2
 )
 
-// refineAll applies refine until every residual is at most refineFloor
-// units of round-off times ||A||, a step stops helping (the largest
-// residual must fall by a third), or refinePasses steps are done. A second
-// step is needed when a wanted eigenvalue lies close to an unwanted one:
-// the first step then resolves only part of the error along the unwanted
-// eigenvector. It returns false if no step improved on the input.
+// refineAll applies refine until every residual is at most the floor
+// max(Tol, refineFloor units of round-off) times ||A|| (pairs that meet
+// the requested tolerance are left as they are), a step stops helping (the
+// largest residual must fall by a third), or refinePasses steps are done.
+// A second step is needed when a wanted eigenvalue lies close to an
+// unwanted one: the first step then resolves only part of the error along
+// the unwanted eigenvector. It returns false if no step improved on the input.
 func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat.Dense, ok bool) {
-	floor := refineFloor * 2 * dlamchE * k.normA
+	floor := refineTarget(k.cfg.tol, k.normA)
 	worst := math.Inf(1)
 	var w refineWork
 	for pass := 0; pass < refinePasses; pass++ {
@@ -53,6 +54,13 @@ func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat
 		}
 	}
 	return values, resid, ynew, ok
+}
+
+// refineTarget is the residual norm the refinement takes a pair below:
+// max(tol, refineFloor units of round-off) times norm, the estimate of
+// ||A||.
+func refineTarget(tol, norm float64) float64 {
+	return math.Max(refineFloor*2*dlamchE, tol) * norm
 }
 
 // refineWork holds the n-long buffers of the refinement steps of one

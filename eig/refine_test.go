@@ -55,9 +55,10 @@ func worstExactResidual(a []float64, n int, res *Result, scale float64) float64 
 	return worst / scale / (2 * eps)
 }
 
-// TestRefineResiduals: the final refinement brings the worst residual,
-// evaluated in twice the working precision, to about one unit of round-off
-// (2^-52) times ||A|| on the benchmark kernels. ARPACK, through SciPy's
+// TestRefineResiduals: asked for a tolerance at round-off (roundOffTol),
+// the final refinement brings the worst residual, evaluated in twice the
+// working precision, to about one unit of round-off (2^-52) times ||A|| on
+// the benchmark kernels. ARPACK, through SciPy's
 // eigsh with tol=0, reaches 3.1 on the n = 4000 one; we measured 1.0 to
 // 1.7 for n = 600 to 4000 and d = 10 to 50, against 3.7 to 20 without the
 // step. The bound 2.5 leaves room for the variation between sizes; the
@@ -88,9 +89,12 @@ func TestRefineResiduals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			refined, err := tc.s.Solve(ctx, op, tc.d, nil)
+			refined, err := tc.s.Solve(ctx, op, tc.d, &Settings{Tol: roundOffTol})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if refined.Status != linalg.Converged {
+				t.Fatalf("status %v at Tol %g", refined.Status, roundOffTol)
 			}
 			scale := refined.Values[0]
 			wp := worstExactResidual(op.a, n, plain, scale)
@@ -327,3 +331,7 @@ func TestDot2(t *testing.T) {
 		}
 	}
 }
+
+// roundOffTol is the tolerance at which the refinement takes every pair to
+// its floor, refineFloor units of round-off.
+const roundOffTol = refineFloor * 2 * dlamchE

@@ -37,10 +37,13 @@ func (w Which) String() string {
 // 5e-15 is about 23 units of round-off (eps = 2^-52): the pairs end near the
 // rounding floor of a product with the operator, far below what spectral
 // kernel learning needs (an eigenvector's error is bounded by its residual
-// over the gap to the rest of the spectrum). At this tolerance the Krylov
-// methods end with the refinement described at Settings.NoRefine. Asking for
-// less than the floor only adds steps: the explicit acceptance test never
-// asks for less than 8 sqrt(n) eps ||A||.
+// over the gap to the rest of the spectrum), and about where ARPACK run at
+// machine precision (SciPy's eigsh with tol=0) ends. At this tolerance the
+// Krylov methods end with the refinement described at Settings.NoRefine,
+// which takes any pair whose explicit residual is still above the tolerance
+// to round-off; a Tol of 2 eps (4.4e-16) or less has it take every pair
+// there. The explicit acceptance test never asks for less than 8 sqrt(n)
+// eps ||A||.
 const DefaultTol = 5e-15
 
 // DefaultMaxIter is the default limit on expansion steps (each step applies
@@ -94,15 +97,16 @@ type Settings struct {
 	NoMultiplicityCheck bool
 	// NoRefine skips the final refinement of the Krylov methods: a
 	// Rayleigh-Ritz step on the span of the converged vectors and those of
-	// their residuals above 2 eps ||A|| (eps = 2^-52), repeated (at most
-	// three steps in all) while it lowers the largest residual by a third
-	// and some residual is above that floor. A step costs one operator
-	// application per residual it takes (at most d) and O(n d^2) further
-	// work, and brings the residuals to about one unit of round-off times
-	// ||A||. The refined pairs replace the others only if their largest
-	// residual is smaller. The refinement runs only when Tol is at most
-	// RefineTol: with a tolerance far above round-off it buys nothing a
-	// caller can use.
+	// their residuals above the floor max(Tol, 2 eps) ||A|| (eps = 2^-52),
+	// repeated (at most three steps in all) while it lowers the largest
+	// residual by a third and some residual is above the floor. A step
+	// costs one operator application per residual it takes (at most d)
+	// and O(n d^2) further work, and brings the residuals it takes to
+	// about one unit of round-off times ||A||; when every explicit residual
+	// already meets the floor it costs nothing. The refined pairs replace
+	// the others only if their largest residual is smaller. The refinement
+	// runs only when Tol is at most RefineTol: with a tolerance far above
+	// round-off it buys nothing a caller can use.
 	NoRefine bool
 }
 

@@ -54,6 +54,27 @@ func RepeatedDiagonal(n, mult int) Problem {
 	return Problem{Name: fmt.Sprintf("repeated-diagonal/n=%d/mult=%d", n, mult), A: mustCSR(n, ts), Values: vals, Mult: mult}
 }
 
+// RepeatedGap returns the diagonal matrix of order n whose smallest
+// eigenvalue, 0, has multiplicity exactly mult, followed by n - mult values
+// from gap to gap + 10 in equal steps: a missed copy is separated from the
+// rest by gap, a small fraction of the spread, so that the Ritz value a
+// multiplicity check watches settles slowly and a premature verdict lets
+// the copy slip. It panics unless 1 <= mult < n and gap > 0.
+func RepeatedGap(n, mult int, gap float64) Problem {
+	if mult < 1 || mult >= n || !(gap > 0) {
+		panic("eigtest: RepeatedGap needs 1 <= mult < n and gap > 0")
+	}
+	vals := make([]float64, n)
+	ts := make([]linalg.Triplet, n)
+	for i := range vals {
+		if i >= mult {
+			vals[i] = gap + 10*float64(i-mult)/float64(n)
+		}
+		ts[i] = linalg.Triplet{I: i, J: i, V: vals[i]}
+	}
+	return Problem{Name: fmt.Sprintf("repeated-gap/n=%d/mult=%d/gap=%g", n, mult, gap), A: mustCSR(n, ts), Values: vals, Mult: mult}
+}
+
 // RepeatedBlocks returns a block diagonal matrix of order n, blocks of 2 to
 // 7 rows, each Q diag(λ) Qᵀ with a random orthogonal Q, whose smallest
 // eigenvalue, 0, has multiplicity exactly mult: one copy in each of mult
