@@ -315,15 +315,24 @@ func candidatesMethod(name string, base *models.Options, cands func(base *models
 // the default candidates), reusing d's bases across trials.
 func selectOn(ctx context.Context, d *Data, labeled []int, base *models.Options, cands func(base *models.Options) []models.Candidate) (*models.Model, error) {
 	v, _ := d.memoize("basis-cache", func() (any, error) { return &models.BasisCache{}, nil })
-	o := *base
-	o.Design = models.SKL
-	o.Decay, o.Lambda, o.Bias = 0, 0, false // set by the candidates
-	o.Seed = 1                              // the bases are shared by every trial: one seed for their start vectors
-	so := &models.SelectOptions{Base: o, Cache: v.(*models.BasisCache)}
+	o := selectBase(base)
+	so := &models.SelectOptions{Base: *o, Cache: v.(*models.BasisCache)}
 	if cands != nil {
-		so.Candidates = cands(&o)
+		so.Candidates = cands(o)
 	}
 	return models.Select(ctx, d.X, labeled, labelsOf(d.Y, labeled), so)
+}
+
+// selectBase returns the base options of selectOn's selections: the run's
+// base with the knobs the candidates set cleared and one seed for every
+// trial (the bases are shared by the trials: one seed for their start
+// vectors).
+func selectBase(base *models.Options) *models.Options {
+	o := *base
+	o.Design = models.SKL
+	o.Decay, o.Lambda, o.Bias = 0, 0, false
+	o.Seed = 1
+	return &o
 }
 
 // largeAgreementTable compares the large-n path (Nyström landmarks,
