@@ -303,6 +303,16 @@ func TestFitAutoEval(t *testing.T) {
 	if n := strings.Count(string(b), "\n"); n != 4 {
 		t.Fatalf("%d draws written, want 4:\n%s", n, b)
 	}
+	// The candidates' oracle runs every default candidate on the same
+	// draws; without peers its baseline column reads n/a.
+	out, _, err = runCmd(t, "reproduce", "-table", "baselines-oracle", "-data", dir, "-trials", "2",
+		"-datasets", "wine", "-sizes", "20", "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "| wine | 20 | n/a |") || !strings.Contains(out, "kNN(k=10)/Spread(alpha=0.99)") {
+		t.Errorf("baselines-oracle output:\n%s", out)
+	}
 }
 
 // TestFitEveryDesign: every value of -design fits a shipped data set, the
