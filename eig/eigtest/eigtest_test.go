@@ -2,9 +2,12 @@ package eigtest_test
 
 import (
 	"context"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"ukm/eig"
 	"ukm/eig/eigtest"
@@ -163,4 +166,45 @@ func TestShort(t *testing.T) {
 
 func TestTestSolver(t *testing.T) {
 	eigtest.TestSolver(t, eig.Reference{})
+}
+
+// TestRepeatedFamilies: the repeated families are symmetric and their
+// Values are the spectrum (against a dense eigensolver), ascending, with
+// exactly Mult zeros at the bottom.
+func TestRepeatedFamilies(t *testing.T) {
+	for _, p := range []eigtest.Problem{
+		eigtest.RepeatedDiagonal(60, 4),
+		eigtest.RepeatedGap(60, 3, 1e-3),
+		eigtest.RepeatedBlocks(80, 5, 2),
+	} {
+		t.Run(p.Name, func(t *testing.T) {
+			a := p.A.ToDense()
+			n, _ := a.Dims()
+			if !p.A.IsSymmetric() || len(p.Values) != n {
+				t.Fatalf("symmetric %v, %d values for n = %d", p.A.IsSymmetric(), len(p.Values), n)
+			}
+			var es mat.EigenSym
+			if !es.Factorize(mat.NewSymDense(n, a.RawMatrix().Data), false) {
+				t.Fatal("dense reference failed")
+			}
+			ref := es.Values(nil)
+			for i, v := range p.Values {
+				if math.Abs(v-ref[i]) > 1e-12 {
+					t.Errorf("value %d = %v, dense %v", i, v, ref[i])
+				}
+				if i > 0 && v < p.Values[i-1] {
+					t.Errorf("values not ascending at %d", i)
+				}
+			}
+			zeros := 0
+			for _, v := range p.Values {
+				if v == 0 {
+					zeros++
+				}
+			}
+			if zeros != p.Mult || p.Values[p.Mult] <= 0 {
+				t.Errorf("%d zeros, next %v; want Mult = %d", zeros, p.Values[p.Mult], p.Mult)
+			}
+		})
+	}
 }

@@ -55,8 +55,8 @@ func RepeatedDiagonal(n, mult int) Problem {
 }
 
 // RepeatedGap returns the diagonal matrix of order n whose smallest
-// eigenvalue, 0, has multiplicity exactly mult, followed by n - mult values
-// from gap to gap + 10 in equal steps: a missed copy is separated from the
+// eigenvalue, 0, has multiplicity exactly mult, followed by the n - mult
+// values gap + 10 k / n, k = 0, 1, ...: a missed copy is separated from the
 // rest by gap, a small fraction of the spread, so that the Ritz value a
 // multiplicity check watches settles slowly and a premature verdict lets
 // the copy slip. It panics unless 1 <= mult < n and gap > 0.
