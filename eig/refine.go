@@ -64,12 +64,13 @@ func refineTarget(tol, norm float64) float64 {
 }
 
 // refineWork holds the n-long buffers of the refinement steps of one
-// solve, allocated by the first step that needs them: the stacked basis
-// and its images (nw rows and the residuals that join), the residuals,
-// and two pairs of output vectors and images, used alternately so that a
-// step that fails leaves the previous step's output intact. Without it
-// every step would allocate O(n d) anew.
+// solve, allocated by the first step that needs them: a row for the
+// residual norms, the stacked basis and its images (nw rows and the
+// residuals that join), the residuals, and two pairs of output vectors and images, used
+// alternately so that a step that fails leaves the previous step's output
+// intact. Without it every step would allocate O(n d) anew.
 type refineWork struct {
+	row           []float64
 	basis, img, r *mat.Dense
 	out           [2][2]*mat.Dense
 }
@@ -128,15 +129,23 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64, w *refineWork, slot int
 	theta := make([]float64, nw)
 	rn := make([]float64, nw) // residual norms
 	old := 0.0
-	r := firstRows(&w.r, nw, n)
+	// residual sets dst to the residual of pair a. The norms are taken in
+	// one row and the residuals kept only when some norm is above the
+	// floor, so a step with nothing to refine (the common case at the
+	// default tolerance) costs no n x nw buffer.
+	residual := func(dst []float64, a int) {
+		copy(dst, ay.RawRowView(a))
+		bl.Daxpy(n, -theta[a], y.RawRowView(a), 1, dst, 1)
+	}
+	if len(w.row) < n {
+		w.row = make([]float64, n)
+	}
 	q0 := 0 // residuals above the floor
 	for a := 0; a < nw; a++ {
 		ya, aya := y.RawRowView(a), ay.RawRowView(a)
 		theta[a] = dot2(ya, aya) / dot2(ya, ya)
-		ra := r.RawRowView(a)
-		copy(ra, aya)
-		bl.Daxpy(n, -theta[a], ya, 1, ra, 1)
-		rn[a] = rowNorm(ra)
+		residual(w.row[:n], a)
+		rn[a] = rowNorm(w.row[:n])
 		old = math.Max(old, rn[a])
 		if rn[a] != 0 && rn[a] > floor {
 			q0++
@@ -144,6 +153,10 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64, w *refineWork, slot int
 	}
 	if old == 0 || math.IsNaN(old) || math.IsInf(old, 0) || q0 == 0 {
 		return nil, nil, nil, nil, false
+	}
+	r := firstRows(&w.r, nw, n)
+	for a := 0; a < nw; a++ {
+		residual(r.RawRowView(a), a)
 	}
 	// Stacked basis [Y; R̂] and images [A Y; A R̂], with room for the q0
 	// residuals that join.
@@ -158,13 +171,12 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64, w *refineWork, slot int
 	rh := basis.Slice(nw, nw+q0, 0, n).(*mat.Dense)
 	q := 0
 	for a := 0; a < nw; a++ {
-		ra := r.RawRowView(a)
 		nr := rn[a]
 		if nr == 0 || nr <= floor {
 			continue
 		}
 		dst := rh.RawRowView(q)
-		copy(dst, ra)
+		copy(dst, r.RawRowView(a))
 		bl.Dscal(n, 1/nr, dst, 1)
 		q++
 	}
