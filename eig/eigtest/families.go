@@ -43,15 +43,22 @@ func RepeatedDiagonal(n, mult int) Problem {
 	if mult < 1 || mult >= n {
 		panic("eigtest: RepeatedDiagonal needs 1 <= mult < n")
 	}
+	return diagonal(fmt.Sprintf("repeated-diagonal/n=%d/mult=%d", n, mult), n, mult,
+		func(k int) float64 { return float64(k + 1) })
+}
+
+// diagonal returns the diagonal Problem of order n whose first mult values
+// are 0 and the others next(0), next(1), ... (ascending).
+func diagonal(name string, n, mult int, next func(k int) float64) Problem {
 	vals := make([]float64, n)
 	ts := make([]linalg.Triplet, n)
 	for i := range vals {
 		if i >= mult {
-			vals[i] = float64(i - mult + 1)
+			vals[i] = next(i - mult)
 		}
 		ts[i] = linalg.Triplet{I: i, J: i, V: vals[i]}
 	}
-	return Problem{Name: fmt.Sprintf("repeated-diagonal/n=%d/mult=%d", n, mult), A: mustCSR(n, ts), Values: vals, Mult: mult}
+	return Problem{Name: name, A: mustCSR(n, ts), Values: vals, Mult: mult}
 }
 
 // RepeatedGap returns the diagonal matrix of order n whose smallest
@@ -64,15 +71,8 @@ func RepeatedGap(n, mult int, gap float64) Problem {
 	if mult < 1 || mult >= n || !(gap > 0) {
 		panic("eigtest: RepeatedGap needs 1 <= mult < n and gap > 0")
 	}
-	vals := make([]float64, n)
-	ts := make([]linalg.Triplet, n)
-	for i := range vals {
-		if i >= mult {
-			vals[i] = gap + 10*float64(i-mult)/float64(n)
-		}
-		ts[i] = linalg.Triplet{I: i, J: i, V: vals[i]}
-	}
-	return Problem{Name: fmt.Sprintf("repeated-gap/n=%d/mult=%d/gap=%g", n, mult, gap), A: mustCSR(n, ts), Values: vals, Mult: mult}
+	return diagonal(fmt.Sprintf("repeated-gap/n=%d/mult=%d/gap=%g", n, mult, gap), n, mult,
+		func(k int) float64 { return gap + 10*float64(k)/float64(n) })
 }
 
 // RepeatedBlocks returns a block diagonal matrix of order n, blocks of 2 to
