@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -198,14 +197,14 @@ func topK(op string, dst []int, probs mat.Matrix, k int, score func([]float64) f
 	_, c := probs.Dims()
 	row := make([]float64, c)
 	scores := make([]float64, m)
-	idx := make([]int, m)
 	for i := range m {
 		for j := range c {
 			row[j] = probs.At(i, j)
 		}
 		scores[i] = score(row)
-		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	return append(dst[:0], idx[:min(k, m)]...), nil
+	// A partial selection: O(m) when few candidates beat the current k-th,
+	// rather than a sort of the whole pool.
+	top := topOrder(m, min(k, m), func(i, j int) bool { return scores[i] > scores[j] || scores[i] == scores[j] && i < j })
+	return append(dst[:0], top...), nil
 }

@@ -84,15 +84,15 @@ func BenchmarkFisher(b *testing.B) {
 	}
 }
 
-// BenchmarkSelectors times the other selectors on the same pools, for
-// comparison.
+// BenchmarkSelectors times the other selectors, and Fisher with the
+// shortlist of KCenter, on the same pools, for comparison.
 func BenchmarkSelectors(b *testing.B) {
 	for _, n := range []int{1500, 70000} {
 		x, probs := benchPool(n, 20, 2, 1)
 		for _, s := range []struct {
 			name string
 			sel  FeatureSelector
-		}{{"kcenter", KCenter{}}} {
+		}{{"kcenter", KCenter{}}, {"fisher-shortlist=5", Fisher{Shortlist: DefaultKCenterFactor}}} {
 			b.Run(fmt.Sprintf("selector=%s/n=%d/d=20/k=10", s.name, n), func(b *testing.B) {
 				dst := make([]int, 0, 10)
 				for b.Loop() {

@@ -20,7 +20,9 @@
 //     minimises tr(I_q⁻¹ I_p) in the eigenspace of the pool's Fisher matrix,
 //     found by the thesis's bound optimisation, and the k candidates of
 //     largest weight. It rewards uncertainty, coverage of the principal
-//     directions and non-redundancy together.
+//     directions and non-redundancy together. With Shortlist set, the batch
+//     comes from the most uncertain candidates only (the criterion then
+//     spreads it among them rather than trading uncertainty for leverage).
 //   - KCenter is a diversity baseline: farthest-first traversal in feature
 //     space among the most uncertain candidates.
 //

@@ -58,15 +58,15 @@ func (pb *fisherProblem) batch(dst []int, res *FisherResult, k int) []int {
 }
 
 // topOrder returns the m first indices of 0..n-1 in the order before,
-// without sorting all n.
+// without sorting all n when m is small.
 func topOrder(n, m int, before func(i, j int) bool) []int {
-	if m >= n {
+	if m >= n || m > topInsertMax {
 		idx := make([]int, n)
 		for i := range idx {
 			idx[i] = i
 		}
 		slices.SortFunc(idx, func(i, j int) int { return cmpBefore(before, i, j) })
-		return idx
+		return idx[:min(m, n)]
 	}
 	// A bounded insertion list; O(n m) in the worst case, O(n) when few
 	// candidates beat the current m-th.
@@ -86,6 +86,11 @@ func topOrder(n, m int, before func(i, j int) bool) []int {
 	}
 	return top
 }
+
+// topInsertMax is the largest m for which topOrder keeps a bounded
+// insertion list: O(n + m² log(n/m)) on a pool in random order, O(n m) at
+// worst (a pool in increasing order); above it, a sort (O(n log n)).
+const topInsertMax = 1024
 
 func cmpBefore(before func(i, j int) bool, i, j int) int {
 	switch {

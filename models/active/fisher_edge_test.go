@@ -41,7 +41,7 @@ func TestFeatureSelectorsEdges(t *testing.T) {
 		{"singular Fisher matrix", line, probs, 4, 4, nil, 1},
 		{"half certain", x, half, 8, 8, []int{0, 2, 4, 6, 8, 10}, 3},
 	} {
-		for _, fs := range []FeatureSelector{Fisher{}, KCenter{}} {
+		for _, fs := range []FeatureSelector{Fisher{}, Fisher{Shortlist: 1}, KCenter{}} {
 			t.Run(fmt.Sprintf("%s/%T", tc.name, fs), func(t *testing.T) {
 				got, err := fs.SelectFeatures(nil, tc.probs, tc.x, tc.k)
 				if err != nil {

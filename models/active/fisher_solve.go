@@ -20,6 +20,9 @@ type fisherProblem struct {
 	g      []float64
 	lam    []float64
 	models int
+	// orig maps the rows to the caller's candidates when the problem was
+	// restricted to a shortlist; nil otherwise.
+	orig []int
 
 	tol      float64
 	maxIter  int
@@ -136,4 +139,51 @@ func newFisherProblem(probs mat.Matrix, x *mat.Dense, rank int) (*fisherProblem,
 		off += sm
 	}
 	return pb, nil
+}
+
+// errShortlistEmpty is reported (as linalg.ErrDegenerate) when no
+// shortlisted candidate carries Fisher information.
+var errShortlistEmpty = errors.New("no shortlisted candidate carries Fisher information (every one has a probability of exactly 0 or 1, or a zero feature vector)")
+
+// restrict keeps the candidates idx (the eigenpairs, those of the whole
+// pool, stay) and drops the directions in which none of them carries
+// information: no batch from the shortlist could inform those, and their
+// terms would make L infinite.
+func (pb *fisherProblem) restrict(idx []int) error {
+	if len(idx) >= pb.n {
+		return nil
+	}
+	m, s := len(idx), pb.s
+	keep := make([]int, 0, s)
+	for k := range s {
+		for _, i := range idx {
+			if pb.g[i*s+k] > 0 {
+				keep = append(keep, k)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return errShortlistEmpty
+	}
+	_, d := pb.x.Dims()
+	_, c := pb.probs.Dims()
+	g := make([]float64, m*len(keep))
+	x := mat.NewDense(m, d, nil)
+	probs := mat.NewDense(m, c, nil)
+	for a, i := range idx {
+		for t, k := range keep {
+			g[a*len(keep)+t] = pb.g[i*s+k]
+		}
+		x.SetRow(a, pb.x.RawRowView(i))
+		for j := range c {
+			probs.Set(a, j, pb.probs.At(i, j))
+		}
+	}
+	lam := make([]float64, len(keep))
+	for t, k := range keep {
+		lam[t] = pb.lam[k]
+	}
+	pb.g, pb.lam, pb.x, pb.probs, pb.n, pb.s, pb.orig = g, lam, x, probs, m, len(keep), idx
+	return nil
 }

@@ -229,7 +229,7 @@ func TestFisherMonotone(t *testing.T) {
 				x, probs := benchPool(tc.n, tc.d, tc.c, tc.seed)
 				var trace []float64
 				f := Fisher{Rank: tc.rank, Tol: 1e-8, MaxIter: 3000, Progress: func(_ int, obj float64) { trace = append(trace, obj) }}
-				pb, err := f.problem("test", probs, x, 1)
+				pb, err := f.problem("test", probs, x, 1, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -370,5 +370,84 @@ func TestFisherSingle(t *testing.T) {
 		if res.Q[i] > 1e-6*slices.Max(res.Q) {
 			t.Errorf("pairs: the less uncertain copy %d keeps mass %v", i, res.Q[i])
 		}
+	}
+}
+
+// TestFisherShortlist: with a shortlist the batch comes from the
+// Shortlist·k candidates of largest entropy, the objective (I_p of the whole
+// pool, q on the shortlist) reaches the independent solver's optimum, and a
+// shortlist that holds the whole pool changes nothing.
+func TestFisherShortlist(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		n, d, c, k   int
+		factor, rank int
+		seed         uint64
+	}{
+		{"binary/n=60/k=3/factor=4", 60, 4, 2, 3, 4, 0, 11},
+		{"three classes/n=80/k=4/factor=3", 80, 3, 3, 4, 3, 0, 12},
+		{"binary/n=500/k=10/factor=5/rank=6", 500, 8, 2, 10, 5, 6, 13},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x, probs := benchPool(tc.n, tc.d, tc.c, tc.seed)
+			// The shortlist by hand: entropy of every row, largest first.
+			h := make([]float64, tc.n)
+			idx := make([]int, tc.n)
+			for i := range h {
+				idx[i] = i
+				for j := range tc.c {
+					if p := probs.At(i, j); p > 0 {
+						h[i] -= p * math.Log(p)
+					}
+				}
+			}
+			sort.SliceStable(idx, func(a, b int) bool { return h[idx[a]] > h[idx[b]] })
+			short := idx[:tc.factor*tc.k]
+			f := Fisher{Rank: tc.rank, Shortlist: tc.factor, Tol: 1e-9, MaxIter: 1 << 20}
+			batch, err := f.SelectFeatures(nil, probs, x, tc.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(batch) != tc.k {
+				t.Fatalf("batch %v, want %d candidates", batch, tc.k)
+			}
+			for _, i := range batch {
+				if !slices.Contains(short, i) {
+					t.Errorf("candidate %d (entropy %.4g) is outside the shortlist", i, h[i])
+				}
+			}
+			// The optimum over the shortlist, independently.
+			rank := tc.rank
+			if rank == 0 {
+				rank = DefaultFisherRank
+			}
+			ref := newReference(t, probs, x, rank)
+			sub := &reference{n: len(short), lam: ref.lam}
+			for _, i := range short {
+				sub.g = append(sub.g, ref.g[i])
+			}
+			pb, err := f.problem("test", probs, x, tc.k, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := pb.optimise()
+			if best := sub.solve(); res.Status != linalg.Converged || math.Abs(res.Objective-best) > 2e-8*best {
+				t.Errorf("status %v objective %.12g, independent optimum on the shortlist %.12g", res.Status, res.Objective, best)
+			}
+			// A shortlist as large as the pool is the pool.
+			f.Shortlist = tc.n
+			all, err := f.SelectFeatures(nil, probs, x, tc.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Shortlist = 0
+			want, err := f.SelectFeatures(nil, probs, x, tc.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(all, want) {
+				t.Errorf("shortlist of the whole pool %v, no shortlist %v", all, want)
+			}
+		})
 	}
 }

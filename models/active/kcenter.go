@@ -58,16 +58,7 @@ func (kc KCenter) selectBatch(op string, dst []int, probs, features mat.Matrix, 
 	if factor == 0 {
 		factor = DefaultKCenterFactor
 	}
-	// The shortlist: factor·k candidates, all of them when that overflows;
-	// a k below 1 goes through as it is, for topK to reject.
-	size := k
-	if k >= 1 {
-		size = math.MaxInt
-		if k <= math.MaxInt/factor {
-			size = factor * k
-		}
-	}
-	short, err := topK(op, nil, probs, size, entropy)
+	short, err := shortlist(op, probs, k, factor)
 	if err != nil {
 		return nil, err
 	}
@@ -110,4 +101,18 @@ func (kc KCenter) selectBatch(op string, dst []int, probs, features mat.Matrix, 
 		next = best
 	}
 	return dst, nil
+}
+
+// shortlist returns the factor·k candidates of largest entropy (all of them
+// when that overflows), in decreasing entropy, ties to the lower position.
+// A k below 1 goes through as it is, for topK to reject.
+func shortlist(op string, probs mat.Matrix, k, factor int) ([]int, error) {
+	size := k
+	if k >= 1 {
+		size = math.MaxInt
+		if k <= math.MaxInt/factor {
+			size = factor * k
+		}
+	}
+	return topK(op, nil, probs, size, entropy)
 }

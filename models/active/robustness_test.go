@@ -114,6 +114,10 @@ func featureCases(p, feat *mat.Dense) []kerneltest.Case {
 		{"Fisher.Solve/certain", solve(Fisher{}, certain, feat), linalg.ErrDegenerate},
 		{"Fisher.Solve/nil probs", solve(Fisher{}, nil, feat), linalg.ErrEmpty},
 		{"Fisher.Solve/rows mismatch", solve(Fisher{}, p, feat.Slice(0, 1, 0, 2)), linalg.ErrShape},
+		{"Fisher/Shortlist<0", fisher(Fisher{Shortlist: -1}, p, feat), linalg.ErrSettings},
+		{"Fisher/shortlist without information", fisher(Fisher{Shortlist: 1},
+			mat.NewDense(4, 2, []float64{0.5, 0.5, 0.4, 0.6, 0.9, 0.1, 0.95, 0.05}),
+			mat.NewDense(4, 2, []float64{0, 0, 0, 0, 1, 2, -1, 1})), linalg.ErrDegenerate},
 		{"KCenter/Factor<0", kc(KCenter{Factor: -1}), linalg.ErrSettings},
 	}...)
 }

@@ -184,11 +184,12 @@ func panel(title string, curves []*curve, legend bool) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		col := plotutil.Color(i)
+		// The palette's sixth colour is close to its first (BMAL's): skip it.
+		col := plotutil.Color(i + i/5)
 		line.Color, points.Color = col, col
 		points.Shape = plotutil.Shape(i)
-		if i == 0 {
-			// The thesis's method stands out.
+		if strings.HasPrefix(c.selector, "BMAL") {
+			// The thesis's method (and its shortlisted variant) stand out.
 			line.Width = vg.Points(2)
 		}
 		bars, err := plotter.NewYErrorBars(pts)
