@@ -420,6 +420,7 @@ func fitPrepared(ctx context.Context, pr *prep, labeled, labels []int) (*Model, 
 			return nil, err
 		}
 		massNormalize(m.spread, labels, pr.classes)
+		priorUnreached(m.spread, labels, pr.classes)
 		return m, nil
 	}
 	if pr.basis != nil {

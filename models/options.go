@@ -210,7 +210,10 @@ const (
 	// so that its total is the class's share of the labels (class mass
 	// normalisation, Zhu, Ghahramani and Lafferty, 2003: a class whose
 	// labeled points sit in denser parts of the graph does not swallow the
-	// others); a point takes the class of its largest score. It needs the
+	// others); a point takes the class of its largest score. A point that no
+	// label reaches (a component of the graph without a labeled point, as
+	// cliques of duplicate rows make) takes the labels' class shares as its
+	// scores: the most frequent labeled class. It needs the
 	// KNN kernel and the LabelSpreading design (whose kernel it is) with D
 	// left at zero. New points take the weighted scores of their graph
 	// neighbours.

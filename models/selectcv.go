@@ -345,6 +345,7 @@ func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, s spli
 		return err
 	}
 	massNormalize(f, s.y, len(s.kept))
+	priorUnreached(f, s.y, len(s.kept))
 	ft := gatherRows(nil, f, s.testIdx)
 	pred := argmaxRows(nil, ft)
 	pp := spreadProba(nil, ft)

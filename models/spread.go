@@ -119,6 +119,36 @@ func massNormalize(f *mat.Dense, labels []int, classes int) {
 	}
 }
 
+// priorUnreached gives the rows that no label reaches (every score zero: a
+// component of the graph without a labeled point, such as a clique of
+// duplicate rows) the share of each class among the labels, so that they
+// are predicted as the labels' most frequent class (ties: the lower class)
+// with the labels' class proportions as probabilities, rather than as
+// class 0 with uniform probabilities. It returns how many rows it filled.
+func priorUnreached(f *mat.Dense, labels []int, classes int) int {
+	q := make([]float64, classes)
+	for _, c := range labels {
+		q[c] += 1 / float64(len(labels))
+	}
+	raw := f.RawMatrix()
+	filled := 0
+	for i := 0; i < raw.Rows; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+classes]
+		reached := false
+		for _, v := range row {
+			if v != 0 {
+				reached = true
+				break
+			}
+		}
+		if !reached {
+			copy(row, q)
+			filled++
+		}
+	}
+	return filled
+}
+
 // spreadAlpha is the resolved alpha of the Spread classifier.
 func (r *resolved) spreadAlpha() float64 {
 	if r.Alpha > 0 {
