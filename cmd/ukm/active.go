@@ -25,6 +25,8 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	budget := fs.Int("budget", 20, "labels the loop may ask for in all")
 	batch := fs.Int("batch", 1, "labels asked for per round")
 	strategy := fs.String("strategy", "uklr", "uklr (re-learn the kernel every round, query by entropy), klr-active (fixed initial kernel, entropy) or klr-rand (fixed initial kernel, random queries)")
+	sel := fs.String("select", "", "how each round's batch is chosen, replacing the strategy's: entropy, margin, random, fisher (batch-mode active learning by Fisher information, Hoi's thesis ch. 4) or kcenter (farthest-first among the 5 batch most uncertain); empty: the strategy's")
+	shortlist := fs.Int("shortlist", 0, "with -select fisher: choose the batch among the N batch most uncertain rows (0: the whole pool, as the thesis)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	format := fs.String("format", "csv", "output format: csv or json")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
@@ -42,6 +44,10 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("active: -budget must be >= 0 and -batch >= 1")
 	case *format != "csv" && *format != "json":
 		return fmt.Errorf("active: unknown -format %q (csv, json)", *format)
+	case *shortlist < 0:
+		return fmt.Errorf("active: -shortlist must be >= 0")
+	case *shortlist > 0 && *sel != "fisher":
+		return fmt.Errorf("active: -shortlist applies to -select fisher only")
 	}
 	opt, err := mf.options()
 	if err != nil {
@@ -58,6 +64,25 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		lo = models.KLRRand(opt, *budget, *batch)
 	default:
 		return fmt.Errorf("active: unknown -strategy %q (uklr, klr-active, klr-rand)", *strategy)
+	}
+	if *sel != "" {
+		if *strategy == "klr-rand" {
+			return fmt.Errorf("active: -strategy klr-rand queries at random; give -strategy klr-active with -select %s", *sel)
+		}
+		switch *sel {
+		case "entropy":
+			lo.Selector = active.Entropy{}
+		case "margin":
+			lo.Selector = active.Margin{}
+		case "random":
+			lo.Selector = active.Random{Seed: *seed}
+		case "fisher":
+			lo.Selector = active.Fisher{Shortlist: *shortlist}
+		case "kcenter":
+			lo.Selector = active.KCenter{}
+		default:
+			return fmt.Errorf("active: unknown -select %q (entropy, margin, random, fisher, kcenter)", *sel)
+		}
 	}
 	topt, err := tf.options()
 	if err != nil {

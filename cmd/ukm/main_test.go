@@ -8,12 +8,14 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"errors"
 	"flag"
+
 	"ukm/dataset"
 )
 
@@ -431,21 +433,45 @@ func TestSavedModel(t *testing.T) {
 	}
 }
 
-// TestActiveCommand: the learning curve has one line per round, the labeled
-// count growing by the batch.
+// TestActiveCommand: with every selector, the learning curve has one line
+// per round, the labeled count growing by the batch; flags that contradict
+// each other are errors.
 func TestActiveCommand(t *testing.T) {
 	dir := dataDir(t)
-	out, _, err := runCmd(t, "active", "-data", dir+"/wine.csv", "-labels", "6", "-budget", "4", "-batch", "2", "-quiet")
-	if err != nil {
-		t.Fatal(err)
+	base := []string{"active", "-data", dir + "/wine.csv", "-labels", "6", "-budget", "4", "-batch", "2", "-quiet"}
+	for _, extra := range [][]string{
+		nil,
+		{"-select", "entropy"},
+		{"-select", "margin"},
+		{"-select", "random"},
+		{"-select", "fisher"},
+		{"-select", "fisher", "-shortlist", "3"},
+		{"-select", "kcenter", "-strategy", "klr-active"},
+	} {
+		t.Run(strings.Join(extra, " "), func(t *testing.T) {
+			out, _, err := runCmd(t, append(slices.Clone(base), extra...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if lines[0] != "round,labeled,accuracy,max_entropy,alignment,queried" || len(lines) != 4 {
+				t.Fatalf("active output:\n%s", out)
+			}
+			for r, l := range lines[1:] {
+				if f := strings.Split(l, ","); f[1] != strconv.Itoa(6+2*r) {
+					t.Errorf("round %d fitted on %s labels, want %d", r, f[1], 6+2*r)
+				}
+			}
+		})
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if lines[0] != "round,labeled,accuracy,max_entropy,alignment,queried" || len(lines) != 4 {
-		t.Fatalf("active output:\n%s", out)
-	}
-	for r, l := range lines[1:] {
-		if f := strings.Split(l, ","); f[1] != strconv.Itoa(6+2*r) {
-			t.Errorf("round %d fitted on %s labels, want %d", r, f[1], 6+2*r)
+	for _, bad := range [][]string{
+		{"-select", "bogus"},
+		{"-shortlist", "2"},
+		{"-select", "fisher", "-shortlist", "-1"},
+		{"-select", "fisher", "-strategy", "klr-rand"},
+	} {
+		if _, _, err := runCmd(t, append(slices.Clone(base), bad...)...); err == nil {
+			t.Errorf("%v: no error", bad)
 		}
 	}
 }
