@@ -269,7 +269,9 @@ func runFiltered(ctx context.Context, f *chebOp, cfg *checked) (v *mat.Dense, st
 	}
 	c, status, err := k.run(ctx)
 	r := k.result(c, status, false)
-	return r.Vectors, r.Status, k.iters, k.restarts, err
+	iters, restarts = k.iters, k.restarts
+	k.release()
+	return r.Vectors, r.Status, iters, restarts, err
 }
 
 // filterApplications bounds the applications of p(B) per wanted pair

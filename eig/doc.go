@@ -214,8 +214,10 @@
 //
 // Start vectors come from Settings.Seed (or Settings.Start) through a PCG
 // generator: equal inputs give bit-identical results for a fixed GOMAXPROCS.
-// Solver values are stateless; each solve owns its workspace (nothing is
-// reused from one call to the next, whatever the sizes), and Dense, CSR,
+// Solver values are stateless; each solve owns its workspace while it runs
+// (a finished solve's Krylov workspace goes to a pool, and a later solve of
+// the same size clears and reuses it, so nothing of one call reaches the
+// next), and Dense, CSR,
 // Shifted, Negated and Counter operators may be shared by concurrent
 // solves (a CSR only while its linalg.CSR is not modified).
 //

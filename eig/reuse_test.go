@@ -26,7 +26,7 @@ func sameResult(a, b *Result) bool {
 
 // TestReuseAcrossSizes solves n = 50, then n = 10, then n = 50 again with
 // the same solver values and operators: the third solve must equal the
-// first and a solve by a fresh solver value (no workspace survives a call).
+// first and a solve by a fresh solver value.
 func TestReuseAcrossSizes(t *testing.T) {
 	ctx := context.Background()
 	op50, _ := NewDense(withSpectrum(linspace(50, 0, 1), 11))
@@ -166,5 +166,41 @@ func TestConcurrentSharedOperators(t *testing.T) {
 	}
 	if d := cnt.Vectors() - before; d != 2*int64(want[3].MatVecs) {
 		t.Errorf("Counter counted %d vectors in two solves of %d products each", d, want[3].MatVecs)
+	}
+}
+
+// TestPooledWorkspace: a solve that takes a workspace from the pool, left
+// by a solve of another matrix of the same size (the other end, another
+// seed, or one cancelled half-way), returns bit for bit what the first
+// solve of its matrix returned.
+func TestPooledWorkspace(t *testing.T) {
+	ctx := context.Background()
+	a, _ := NewDense(withSpectrum(linspace(300, 0, 1), 21))
+	b, _ := NewDense(withSpectrum(linspace(300, -1, 3), 22))
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	for _, s := range []Solver{Lanczos{}, ThickRestart{}, Block{}, Chebyshev{}} {
+		set := &Settings{Seed: 5}
+		first, err := s.Solve(ctx, a, 6, set)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+		for _, between := range []struct {
+			ctx context.Context
+			set *Settings
+		}{
+			{ctx, &Settings{Seed: 9, Which: Smallest}},
+			{ctx, &Settings{Seed: 11}},
+			{cancelled, &Settings{Seed: 5}},
+		} {
+			_, _ = s.Solve(between.ctx, b, 6, between.set)
+			again, err := s.Solve(ctx, a, 6, set)
+			if err != nil {
+				t.Fatalf("%s: %v", s.Name(), err)
+			}
+			if !sameResult(first, again) || first.Products != again.Products || first.Iterations != again.Iterations {
+				t.Errorf("%s: a solve after %+v differs from the first", s.Name(), *between.set)
+			}
+		}
 	}
 }

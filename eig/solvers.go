@@ -185,7 +185,9 @@ func runKrylov(ctx context.Context, a Operator, cfg *checked, p, m int, restart 
 		return &Result{}, err
 	}
 	c, status, err := k.run(ctx)
-	return finish(k, c, status, err)
+	res, err := finish(k, c, status, err)
+	k.release()
+	return res, err
 }
 
 // newKrylovFor returns the engine with block size p and basis size m
