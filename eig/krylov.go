@@ -127,10 +127,7 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 		k.reset(a, cfg, restart)
 		return k
 	}
-	k := &krylov{a: a, cfg: cfg, n: n, p: p, m: m, restart: restart, sign: 1, ritzC: -1}
-	if cfg.which == Smallest {
-		k.sign = -1
-	}
+	k := &krylov{n: n, p: p, m: m}
 	k.v = mat.NewDense(m+p, n, nil)
 	k.w = mat.NewDense(p, n, nil)
 	k.ldt = m + p
@@ -145,7 +142,6 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 	k.res = make([]float64, mp)
 	k.se = newSymEig(mp)
 	k.last = make([]float64, mp*p)
-	k.rng = rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
 	k.team.jobs = []func(part, lo, hi int){k.partCoef, k.partUpdate, k.partRotate, k.partRitzVectors}
 	k.rot = make([][]float64, w) // allocated at the first restart
 	k.g = make([]float64, mp*mp)
@@ -153,23 +149,30 @@ func newKrylov(a Operator, cfg *checked, p, m int, restart bool) *krylov {
 	k.one = mat.NewDense(1, n, nil)
 	k.c1 = make([]float64, mp+p)
 	k.coup = make([]float64, p*mp)
-	k.blockOp = blockCapable(a)
+	k.start(a, cfg, restart)
 	return k
 }
 
-// reset readies a workspace of the same n, p, m and team for a new solve:
-// every buffer zeroed and every counter cleared, as newKrylov leaves them.
+// reset readies a pooled workspace of the same n, p, m and team for a new
+// solve: every buffer zeroed, as newKrylov allocates them, then start.
 func (k *krylov) reset(a Operator, cfg *checked, restart bool) {
-	k.a, k.cfg, k.restart = a, cfg, restart
-	k.sign = 1
-	if cfg.which == Smallest {
-		k.sign = -1
-	}
 	for _, buf := range [][]float64{k.v.RawMatrix().Data, k.w.RawMatrix().Data, k.t, k.h, k.tc, k.theta, k.res,
 		k.last, k.g, k.coefBuf, k.one.RawMatrix().Data, k.c1, k.coup} {
 		clear(buf)
 	}
 	clear(k.order)
+	k.start(a, cfg, restart)
+}
+
+// start sets the state a solve begins from: its operator and settings,
+// the direction, the start-vector generator, and every counter and cache
+// mark cleared.
+func (k *krylov) start(a Operator, cfg *checked, restart bool) {
+	k.a, k.cfg, k.restart = a, cfg, restart
+	k.sign = 1
+	if cfg.which == Smallest {
+		k.sign = -1
+	}
 	k.rng = rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
 	k.normA = 0
 	k.oj = orthJob{}

@@ -93,10 +93,7 @@ func spreadScores(ctx context.Context, s *linalg.CSR, alpha float64, labeled, la
 // classes' total scores are in the proportions of their labels (class mass
 // normalisation). A column without mass is left as it is.
 func massNormalize(f *mat.Dense, labels []int, classes int) {
-	q := make([]float64, classes)
-	for _, c := range labels {
-		q[c]++
-	}
+	q := labelShares(labels, classes)
 	raw := f.RawMatrix()
 	mass := make([]float64, classes)
 	for i := 0; i < raw.Rows; i++ {
@@ -106,7 +103,7 @@ func massNormalize(f *mat.Dense, labels []int, classes int) {
 	}
 	for c := range q {
 		if mass[c] > 0 {
-			q[c] /= float64(len(labels)) * mass[c]
+			q[c] /= mass[c]
 		} else {
 			q[c] = 1
 		}
@@ -126,10 +123,7 @@ func massNormalize(f *mat.Dense, labels []int, classes int) {
 // with the labels' class proportions as probabilities, rather than as
 // class 0 with uniform probabilities. It returns how many rows it filled.
 func priorUnreached(f *mat.Dense, labels []int, classes int) int {
-	q := make([]float64, classes)
-	for _, c := range labels {
-		q[c] += 1 / float64(len(labels))
-	}
+	q := labelShares(labels, classes)
 	raw := f.RawMatrix()
 	filled := 0
 	for i := 0; i < raw.Rows; i++ {
@@ -147,6 +141,18 @@ func priorUnreached(f *mat.Dense, labels []int, classes int) int {
 		}
 	}
 	return filled
+}
+
+// labelShares returns the share of each class among the labels.
+func labelShares(labels []int, classes int) []float64 {
+	q := make([]float64, classes)
+	for _, c := range labels {
+		q[c]++
+	}
+	for c := range q {
+		q[c] /= float64(len(labels))
+	}
+	return q
 }
 
 // spreadAlpha is the resolved alpha of the Spread classifier.

@@ -190,11 +190,15 @@ func checkProbs(op string, probs mat.Matrix, k int) (int, error) {
 
 // topK returns the k rows with the largest score, ties by row index.
 func topK(op string, dst []int, probs mat.Matrix, k int, score func([]float64) float64) ([]int, error) {
-	m, err := checkProbs(op, probs, k)
-	if err != nil {
+	if _, err := checkProbs(op, probs, k); err != nil {
 		return nil, err
 	}
-	_, c := probs.Dims()
+	return ranked(dst, probs, k, score), nil
+}
+
+// ranked is topK on probabilities already checked.
+func ranked(dst []int, probs mat.Matrix, k int, score func([]float64) float64) []int {
+	m, c := probs.Dims()
 	row := make([]float64, c)
 	scores := make([]float64, m)
 	for i := range m {
@@ -206,5 +210,5 @@ func topK(op string, dst []int, probs mat.Matrix, k int, score func([]float64) f
 	// A partial selection: O(m) when few candidates beat the current k-th,
 	// rather than a sort of the whole pool.
 	top := topOrder(m, min(k, m), func(i, j int) bool { return scores[i] > scores[j] || scores[i] == scores[j] && i < j })
-	return append(dst[:0], top...), nil
+	return append(dst[:0], top...)
 }

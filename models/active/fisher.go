@@ -302,10 +302,8 @@ func (f Fisher) problem(op string, probs, features mat.Matrix, k int, short bool
 	}
 	pb.tol, pb.maxIter, pb.progress = r.Tol, r.MaxIter, r.Progress
 	if short {
-		idx, err := shortlist(op, probs, k, r.Shortlist)
-		if err != nil {
-			return nil, err
-		}
+		// probs was checked above.
+		idx := ranked(nil, probs, shortlistSize(k, r.Shortlist), entropy)
 		if err := pb.restrict(idx); err != nil {
 			return nil, linalg.Errorf(linalg.ErrDegenerate, op, "%v", err)
 		}

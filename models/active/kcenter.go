@@ -58,7 +58,7 @@ func (kc KCenter) selectBatch(op string, dst []int, probs, features mat.Matrix, 
 	if factor == 0 {
 		factor = DefaultKCenterFactor
 	}
-	short, err := shortlist(op, probs, k, factor)
+	short, err := topK(op, nil, probs, shortlistSize(k, factor), entropy)
 	if err != nil {
 		return nil, err
 	}
@@ -103,16 +103,15 @@ func (kc KCenter) selectBatch(op string, dst []int, probs, features mat.Matrix, 
 	return dst, nil
 }
 
-// shortlist returns the factor·k candidates of largest entropy (all of them
-// when that overflows), in decreasing entropy, ties to the lower position.
-// A k below 1 goes through as it is, for topK to reject.
-func shortlist(op string, probs mat.Matrix, k, factor int) ([]int, error) {
-	size := k
-	if k >= 1 {
-		size = math.MaxInt
-		if k <= math.MaxInt/factor {
-			size = factor * k
-		}
+// shortlistSize is the size factor·k of an entropy shortlist, math.MaxInt
+// (every candidate) when that overflows; a k below 1 goes through as it
+// is, for topK to reject.
+func shortlistSize(k, factor int) int {
+	if k < 1 {
+		return k
 	}
-	return topK(op, nil, probs, size, entropy)
+	if k > math.MaxInt/factor {
+		return math.MaxInt
+	}
+	return factor * k
 }
