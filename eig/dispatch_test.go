@@ -3,12 +3,14 @@ package eig_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/eig"
+	"ukm/eig/eigtest"
 	"ukm/linalg"
 )
 
@@ -131,6 +133,53 @@ func TestTopDDispatch(t *testing.T) {
 	}
 	if !sameResult(r1, r2) {
 		t.Errorf("Dense: %d steps, %d products; user wrapper: %d steps, %d products", r1.Iterations, r1.Products, r2.Iterations, r2.Products)
+	}
+}
+
+// TestTopDSparseSwitch: on a sparse matrix TopD runs ThickRestart below 8
+// wanted pairs, Chebyshev from 12, and in between Chebyshev from order
+// 1,000 on; the results are those of the chosen solver bit for bit.
+func TestTopDSparseSwitch(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{999, 1000} {
+		p, err := eigtest.KNNLaplacian(n, 10, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := eig.NewCSR(p.A)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mid eig.Solver = eig.ThickRestart{}
+		if n >= 1000 {
+			mid = eig.Chebyshev{}
+		}
+		for _, tc := range []struct {
+			d    int
+			want eig.Solver
+		}{
+			{5, eig.ThickRestart{}},
+			{7, eig.ThickRestart{}},
+			{8, mid},
+			{11, mid},
+			{12, eig.Chebyshev{}},
+		} {
+			t.Run(fmt.Sprintf("n=%d/d=%d", n, tc.d), func(t *testing.T) {
+				set := &eig.Settings{Seed: 3}
+				got, err := eig.TopD(ctx, a, tc.d, set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := tc.want.Solve(ctx, a, tc.d, set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameResult(got, want) {
+					t.Errorf("TopD: %d vectors in %d products; %s: %d vectors in %d products",
+						got.MatVecs, got.Products, tc.want.Name(), want.MatVecs, want.Products)
+				}
+			})
+		}
 	}
 }
 

@@ -114,8 +114,8 @@ func benchSolve(b *testing.B, solve func() (*eig.Result, error)) {
 
 // BenchmarkSparseSolvers compares the solvers TopD chooses among on the
 // sparse family of BenchmarkVsEigsh (the 10-NN graph Laplacian, largest d):
-// TopD (Chebyshev from d = 12), ThickRestart and Block with default
-// settings. It reports the products with A.
+// TopD (Chebyshev here, at d = 20 and 50), ThickRestart and Block with
+// default settings. It reports the products with A.
 func BenchmarkSparseSolvers(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{200, 500, 1000, 2000} {

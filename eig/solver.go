@@ -199,11 +199,13 @@ type Solver interface {
 // implements BlockOperator, whose block product costs about as much as a
 // single product (as for a dense matrix streamed from memory); the
 // Chebyshev-filtered method (Chebyshev, bounds estimated) for a sparse
-// matrix (a CSR or *linalg.CSR, also wrapped) from chebyshevMinD wanted
-// pairs on, where the orthogonalization of plain Lanczos against a basis
-// of 2d or more vectors costs more than the products the filter adds; and
-// thick-restart Lanczos (ThickRestart) otherwise (other vector-only
-// operators, whose products may be dear). An operator that
+// matrix (a CSR or *linalg.CSR, also wrapped) from 12 wanted pairs on, and
+// from 8 when the order n is 1,000 or more, where the orthogonalization of
+// plain Lanczos against a basis of 2d or more vectors costs more than the
+// products the filter adds (and where a crowded or repeated top, as in the
+// normalised affinity of a kNN graph, costs Lanczos many more steps than
+// the filter); and thick-restart Lanczos (ThickRestart) otherwise (other
+// vector-only operators, whose products may be dear). An operator that
 // wraps another and says so with a method Unwrap() Operator (Shifted,
 // Negated and Counter do) is judged by the operator it wraps as well.
 // Results, errors and costs are those of the chosen method; errors name
@@ -213,15 +215,25 @@ func TopD(ctx context.Context, a Operator, d int, s *Settings) (*Result, error) 
 	if blockCapable(a) {
 		return solveBlock(ctx, op, a, d, s)
 	}
-	if d >= chebyshevMinD && sparse(a) {
-		return Chebyshev{}.solveAs(ctx, op, a, d, s)
+	if sparse(a) {
+		n, _ := a.Dims()
+		if d >= chebyshevMinD || (d >= chebyshevMidD && n >= chebyshevMidN) {
+			return Chebyshev{}.solveAs(ctx, op, a, d, s)
+		}
 	}
 	return solveThickRestart(ctx, op, a, d, s)
 }
 
 // chebyshevMinD is the number of wanted pairs from which TopD runs
-// Chebyshev on a sparse matrix.
-const chebyshevMinD = 12
+// Chebyshev on a sparse matrix, and chebyshevMidD the number from which it
+// does so on one of order at least chebyshevMidN. Below these ThickRestart
+// is the faster: at d = 5 on kNN graph Laplacians, and at d < 12 on small
+// graphs (BENCHMARKS.md, "TopD on sparse matrices").
+const (
+	chebyshevMinD = 12
+	chebyshevMidD = 8
+	chebyshevMidN = 1000
+)
 
 // sparse reports whether a is a sparse matrix, possibly wrapped (see
 // blockCapable).

@@ -1,5 +1,5 @@
 // Package datatest loads the project's reference data sets (package
-// ukm/internal/dataset) inside tests and benchmarks. When a data set cannot
+// ukm/dataset) inside tests and benchmarks. When a data set cannot
 // be loaded the test is skipped, except when the environment variable CI is
 // set: there the data must be present and the test fails.
 package datatest
