@@ -5,10 +5,10 @@ import (
 	"errors"
 	"math"
 	"testing"
-	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/internal/robust"
 	"ukm/linalg"
 )
 

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/robust"
 )
 
 // TestNoPanicOnBadInput calls every exported function with bad input and

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"ukm/models/active"
-	"ukm/models/klr"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/active"
+	"ukm/models/klr"
 )
 
 // The steps of one active-learning round after the fit: scoring the pool,

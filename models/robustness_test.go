@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"ukm/internal/robust"
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/internal/robust"
 	"ukm/models/active"
 )
 

@@ -3,9 +3,10 @@ package labelaware
 import (
 	"math"
 	"slices"
-	"ukm/linalg"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // LowRank returns the kernel as a linalg.LowRank (V and Weights are shared,

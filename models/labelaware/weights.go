@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"ukm/eig"
-	"ukm/linalg"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/eig"
+	"ukm/linalg"
 )
 
 // LabelVectors returns the n x c label-aware vectors of eq. 5 with the

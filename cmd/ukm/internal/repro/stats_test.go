@@ -2,11 +2,11 @@ package repro
 
 import (
 	"context"
-	"os"
-
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
+
 	"ukm/dataset"
 )
 
