@@ -56,7 +56,7 @@ func BenchmarkPipeline(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
-			if err := pr.eigen(ctx, op, trace); err != nil {
+			if err := pr.eigen(ctx, op, trace, lab); err != nil {
 				b.Fatal(err)
 			}
 		}

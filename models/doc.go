@@ -27,7 +27,11 @@
 //     label spreading, 1/(1 - alpha theta); Standard skips steps 3-4 and
 //     uses K0. Eigenpairs at round-off (below DropRelTol times the largest)
 //     are dropped first, so no design weighs an arbitrary null-space
-//     vector.
+//     vector; the copies of a repeated eigenvalue (the eigenvalue 1 of a
+//     kNN graph's affinity, once per connected component) are put in the
+//     basis the labeled points single out, so no design weighs a basis the
+//     eigensolver chose at random (the learned kernel does not depend on
+//     Options.Seed through the eigensolver).
 //  5. The learned kernel Kbar = V diag(mu) Vᵀ is kept as (V, mu), never as an
 //     n x n matrix. KLR (one-versus-all, eq. 17) is trained on the feature
 //     map Phi = V diag(sqrt(mu)) of the labeled rows, which costs O(l d²) per
@@ -45,7 +49,10 @@
 // rounding. PredictLabels returns the class names (Model.ClassNames). The
 // transductive predictions of the training rows, the ones a semi-supervised
 // user usually wants, come from PredictRows, ProbaRows and ScoreRows, which
-// take row indices and read the rows of Phi directly. The graph designs have
+// take row indices and read the rows of Phi directly (a point in a
+// component of the kNN graph without labeled points gets, from KLR without
+// an intercept, the labels' prior rather than a class rounding decides).
+// The graph designs have
 // no kernel function for new points: their Predict returns ErrNoOutOfSample,
 // and PredictRows serves.
 //

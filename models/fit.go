@@ -77,6 +77,9 @@ type prep struct {
 	// affinity is set when op is a normalised affinity D^-1/2 W D^-1/2,
 	// whose spectrum lies in [-1, 1].
 	affinity bool
+	// comp is the connected component of every point in the kNN graph of
+	// a graph basis (nil for other bases): see unreachedIdx.
+	comp []int
 	// sh, when set (by Select), shares widths, distances and neighbour
 	// lists between the bases of one selection.
 	sh *shared
@@ -246,7 +249,7 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	if r.large(n) && !r.Design.graph() && r.Kernel.Kind != KNN && !kernelOnly {
 		pr.times.Kernel = time.Since(t0)
 		t0 = time.Now()
-		err = pr.nystromBasis(ctx)
+		err = pr.nystromBasis(ctx, labeled)
 		pr.times.Eig = time.Since(t0)
 		pr.progress("eigen")
 		if err != nil {
@@ -265,7 +268,7 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	}
 	pr.progress("kernel")
 	t0 = time.Now()
-	err = pr.eigen(ctx, op, trace)
+	err = pr.eigen(ctx, op, trace, labeled)
 	pr.times.Eig = time.Since(t0)
 	pr.progress("eigen")
 	putSquare(pr.square)
@@ -277,8 +280,10 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 }
 
 // eigen computes the basis: the top d eigenpairs of a kernel (descending) or
-// the bottom d of a Laplacian (ascending), cut by EnergyFraction.
-func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error {
+// the bottom d of a Laplacian (ascending), cut by EnergyFraction, with the
+// copies of a repeated eigenvalue in the canonical basis the labeled points
+// select (canonicalGroups).
+func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64, labeled []int) error {
 	settings := &eig.Settings{Seed: pr.opt.Seed, Tol: pr.opt.EigTol}
 	if pr.opt.Design.graph() {
 		settings.Which = eig.Smallest
@@ -293,8 +298,9 @@ func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error
 		solve = eig.Chebyshev{Lower: -1, Upper: 1}.Solve
 	case !block && !pr.opt.large(pr.n):
 		// Sparse graphs on the exact path keep the solver the
-		// reproduction tables were computed with: a different method
-		// returns another basis of a repeated eigenspace.
+		// reproduction tables were computed with. (A repeated eigenspace
+		// no longer depends on it, see canonicalGroups; another method
+		// still moves the other eigenvectors by rounding.)
 		solve = eig.ThickRestart{}.Solve
 	}
 	res, err := solve(ctx, op, pr.opt.d, settings)
@@ -325,9 +331,17 @@ func (pr *prep) eigen(ctx context.Context, op eig.Operator, trace float64) error
 		vals = vals[:d]
 		vecs = mat.DenseCopyOf(vecs.Slice(0, pr.n, 0, d))
 	}
-	pr.basis = &spectral.Basis{Values: append([]float64(nil), vals...), V: vecs}
+	vals = append([]float64(nil), vals...)
+	canonicalGroups(vals, vecs, labeled, copyRelTol(pr.opt.EigTol))
+	pr.basis = &spectral.Basis{Values: vals, V: vecs}
 	return nil
 }
+
+// copyRelTol is the relative window within which eigenvalues of a basis
+// count as copies of one repeated eigenvalue (see canonicalGroups): a
+// hundred times the eigensolver's tolerance, at which it resolves
+// eigenvalues, and at least DropRelTol.
+func copyRelTol(eigTol float64) float64 { return math.Max(DropRelTol, 100*eigTol) }
 
 // leading returns the first d pairs (copying the vectors when d is smaller).
 func leading(vals []float64, vecs *mat.Dense, d int) ([]float64, *mat.Dense) {

@@ -33,6 +33,7 @@ func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, e
 		if err != nil {
 			return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
 		}
+		_, pr.comp = linalg.Components(w)
 		lap, err := linalg.Laplacian(w, linalg.Combinatorial)
 		if err != nil {
 			return nil, 0, fmt.Errorf("models: Laplacian: %w", err)

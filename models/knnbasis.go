@@ -62,6 +62,7 @@ func (pr *prep) buildGraph(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("models: kNN graph: %w", err)
 	}
+	_, pr.comp = linalg.Components(w)
 	g.s, g.deg, err = linalg.NormalizedAffinity(w)
 	if err != nil {
 		return fmt.Errorf("models: kNN graph: %w", err)

@@ -170,7 +170,7 @@ func (pr *prep) progress(stage string) {
 
 // nystromBasis computes the top d eigenpairs of the initial kernel from
 // m landmarks (the large-n path of the kernel designs).
-func (pr *prep) nystromBasis(ctx context.Context) error {
+func (pr *prep) nystromBasis(ctx context.Context, labeled []int) error {
 	kern := pr.kern
 	if pr.norm {
 		kern = cosineKernel{pr.kern}
@@ -182,7 +182,9 @@ func (pr *prep) nystromBasis(ctx context.Context) error {
 		return fmt.Errorf("models: Nyström eigenpairs: %w", err)
 	}
 	vals, vecs := dropRoundoff(res.Values, res.Vectors)
-	pr.basis = &spectral.Basis{Values: append([]float64(nil), vals...), V: vecs}
+	vals = append([]float64(nil), vals...)
+	canonicalGroups(vals, vecs, labeled, copyRelTol(pr.opt.EigTol))
+	pr.basis = &spectral.Basis{Values: vals, V: vecs}
 	return nil
 }
 

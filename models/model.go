@@ -327,6 +327,18 @@ func (m *Model) predict(dst []int, x mat.Matrix) ([]int, error) {
 	return dst, nil
 }
 
+// unreached marks the training points idx that no labeled point reaches
+// (see unreachedIdx) when the classifier is KLR without an intercept; nil
+// otherwise. (With an intercept such a point gets the intercept's class;
+// the SVM always has one; the Spread classifier gives it the labels' class
+// shares itself.)
+func (m *Model) unreached(idx []int) []bool {
+	if m.klr == nil || m.pr.opt.Bias {
+		return nil
+	}
+	return unreachedIdx(m.pr.comp, idx, m.labeled)
+}
+
 func (m *Model) proba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 	if m.svm != nil {
 		return dst, ErrNoProbability

@@ -15,12 +15,21 @@ import (
 // classified through their rows of the learned feature map, with no
 // extension step, and it works for every design, the graph designs
 // included.
+//
+// A point in a component of the kNN graph without labeled points has no
+// feature a labeled point informs; KLR without an intercept gives it the
+// most frequent labeled class (and ProbaRows the labels' class shares), as
+// the Spread classifier does, rather than a class decided by rounding.
 func (m *Model) PredictRows(dst []int, idx []int) ([]int, error) {
 	x, err := m.inputs(idx)
 	if err != nil {
 		return dst, err
 	}
-	return m.predict(dst, x)
+	dst, err = m.predict(dst, x)
+	if err == nil {
+		priorRows(dst, nil, m.unreached(idx), m.labels, m.classes)
+	}
+	return dst, err
 }
 
 // ProbaRows is Proba for the training rows idx (see PredictRows).
@@ -29,7 +38,11 @@ func (m *Model) ProbaRows(dst *mat.Dense, idx []int) (*mat.Dense, error) {
 	if err != nil {
 		return dst, err
 	}
-	return m.proba(dst, x)
+	dst, err = m.proba(dst, x)
+	if err == nil {
+		priorRows(nil, dst, m.unreached(idx), m.labels, m.classes)
+	}
+	return dst, err
 }
 
 // Predict writes the predicted class (0..Classes()-1; ClassNames maps it to

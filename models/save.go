@@ -19,9 +19,10 @@ import (
 // MarshalBinary writes. UnmarshalBinary reads it and every earlier version
 // (version 2 added the principal-component projection of the kNN graph,
 // Options.GraphDims; version 3 the HOG descriptors of
-// Options.GraphFeatures); a file of a later version is refused with
+// Options.GraphFeatures; version 4 the connected components of the kNN
+// graph, see PredictRows); a file of a later version is refused with
 // ErrModelVersion.
-const FormatVersion = 3
+const FormatVersion = 4
 
 // Errors of reading a model file. Both are input errors (they wrap
 // linalg.ErrInvalid).
@@ -312,6 +313,10 @@ func (m *Model) encode(e *encoder) {
 			e.int(c.Stats.Iterations)
 		}
 	}
+	e.present(pr.comp != nil)
+	if pr.comp != nil {
+		e.ints(pr.comp)
+	}
 }
 
 // Kernel tags of the model file.
@@ -424,6 +429,9 @@ func decodeModel(d *decoder, version uint32) (*Model, error) {
 		}
 		m.svm = mm
 	}
+	if version >= 4 && d.bool() {
+		pr.comp = d.ints()
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d bytes left after the model", len(d.b))
 	}
@@ -489,6 +497,16 @@ func (m *Model) checkLoaded() error {
 	if g := pr.graph; g != nil {
 		if g.k < 1 || g.k > n || len(g.deg) != n || (g.weight == linalg.LocalHeat && len(g.sigma) != n) {
 			return fmt.Errorf("graph does not fit %d points", n)
+		}
+	}
+	if pr.comp != nil {
+		if len(pr.comp) != n {
+			return fmt.Errorf("%d component labels for %d points", len(pr.comp), n)
+		}
+		for _, c := range pr.comp {
+			if c < 0 || c >= n {
+				return fmt.Errorf("component label %d out of range", c)
+			}
 		}
 	}
 	gp := p // the width of the space the graph is searched in

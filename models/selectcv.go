@@ -236,6 +236,8 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 		}
 		kernel := sub == nil
 		warm := false
+		var unreached []bool // held-out rows no training point reaches
+		checked := false
 		for b, a := range ord {
 			if b > 0 && vs[a].bias != vs[ord[b-1]].bias {
 				warm = false
@@ -253,10 +255,18 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 			if pred, err = mm.Predict(pred[:0], test); err != nil {
 				return nil, nil, fmt.Errorf("models: KLR: %w", err)
 			}
-			cv.hits(right[a], pred, s)
 			if proba, err = mm.PredictProbaNormalized(reuseProba(proba, len(s.test), len(s.kept)), test); err != nil {
 				return nil, nil, fmt.Errorf("models: KLR: %w", err)
 			}
+			if !vs[a].bias {
+				// As PredictRows: held-out points no training point
+				// reaches get the training labels' prior.
+				if !checked {
+					unreached, checked = unreachedIdx(pr.comp, s.testIdx, s.trainIdx), true
+				}
+				priorRows(pred, proba, unreached, s.y, len(s.kept))
+			}
+			cv.hits(right[a], pred, s)
 			cv.trueProb(prob[a], proba, s)
 		}
 	}

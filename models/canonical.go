@@ -1,0 +1,195 @@
+package models
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// A repeated eigenvalue (the eigenvalue 1 of a kNN graph's normalised
+// affinity, once per connected component) has an eigenspace, not
+// eigenvectors: the solver returns some orthonormal basis of it, which one
+// depending on its start vector. A design that weighs the basis vectors
+// unequally (SKL's decay constraints, Cluster, Order) then learns a kernel
+// that depends on the solver's seed, and so do the predictions. Before any
+// design sees the basis, canonicalGroups replaces the basis of every such
+// eigenspace by the one the labeled points single out.
+
+// canonicalGroups replaces, in place, the columns of vecs within every run
+// of eigenvalues vals that agree to within tol·max|vals| (the copies of one
+// repeated eigenvalue, as eig's Result.Repeated counts them), and sets their
+// values to the run's mean (a design that is a function of the eigenvalue
+// then weighs them equally), by the basis of the same eigenspace that the
+// labeled points single out: the first vector is the eigenspace's direction
+// towards the labeled point with the most weight in it (the projection of
+// that point's unit vector), the next the direction towards the point with
+// the most weight left once that direction is removed, and so on (a
+// Gram-Schmidt process pivoted on the weight, ties within a relative 1e-8
+// going to the lower row index); directions no labeled point touches come
+// last. The projections and their weights do not depend on the basis the
+// solver returned, so neither does the result, except within the
+// directions no labeled point touches: a design's weights on those do not
+// reach the classifier, which sees no labeled point there. It costs
+// O(n g² + l g³) per run of g copies and l labeled points, and nothing
+// without copies.
+//
+// An eigenspace cut by the number of pairs computed (its last copies not
+// returned) keeps the solver's choice of copies.
+func canonicalGroups(vals []float64, vecs *mat.Dense, labeled []int, tol float64) {
+	var top float64
+	for _, v := range vals {
+		top = math.Max(top, math.Abs(v))
+	}
+	win := tol * top
+	for lo := 0; lo < len(vals); {
+		hi := lo + 1
+		for hi < len(vals) && math.Abs(vals[hi]-vals[hi-1]) <= win {
+			hi++
+		}
+		if hi-lo > 1 {
+			var mean float64
+			for _, v := range vals[lo:hi] {
+				mean += v
+			}
+			mean /= float64(hi - lo)
+			for i := lo; i < hi; i++ {
+				vals[i] = mean
+			}
+			rotateGroup(vecs, lo, hi, labeled)
+		}
+		lo = hi
+	}
+}
+
+// pivotTies is the relative difference of weights below which the pivoted
+// Gram-Schmidt of rotateGroup takes two labeled points as tied (and the
+// lower row index first): weights that are equal in exact arithmetic differ
+// by rounding, which must not decide.
+const pivotTies = 1e-8
+
+// rotateGroup replaces columns lo:hi of vecs as canonicalGroups describes.
+func rotateGroup(vecs *mat.Dense, lo, hi int, labeled []int) {
+	n, _ := vecs.Dims()
+	g := hi - lo
+	group := vecs.Slice(0, n, lo, hi).(*mat.Dense)
+	// rows[k]: labeled point k's coordinates in the group's basis (its
+	// projection onto the eigenspace), reduced as directions are taken.
+	order := append([]int(nil), labeled...)
+	slices.Sort(order)
+	rows := make([][]float64, len(order))
+	var first float64
+	for k, j := range order {
+		rows[k] = append([]float64(nil), group.RawRowView(j)[:g]...)
+		first = math.Max(first, floats.Norm(rows[k], 2))
+	}
+	rot := mat.NewDense(g, g, nil)
+	taken := 0
+	for ; taken < g; taken++ {
+		best, at := 0.0, -1
+		for k, r := range rows {
+			w := floats.Norm(r, 2)
+			if w > best*(1+pivotTies) {
+				best, at = w, k
+			}
+		}
+		if at < 0 || best <= pivotTies*first {
+			break // no labeled weight left in the eigenspace
+		}
+		q := append([]float64(nil), rows[at]...)
+		floats.Scale(1/best, q)
+		rot.SetCol(taken, q)
+		for _, r := range rows {
+			floats.AddScaled(r, -floats.Dot(r, q), q)
+		}
+	}
+	if taken < g {
+		// Complete with an orthonormal basis of the rest (directions no
+		// labeled point touches).
+		completeOrthonormal(rot, taken)
+	}
+	var out mat.Dense
+	out.Mul(group, rot)
+	group.Copy(&out)
+}
+
+// completeOrthonormal fills columns k: of the g x g matrix q, whose first k
+// columns are orthonormal, with an orthonormal basis of their complement.
+func completeOrthonormal(q *mat.Dense, k int) {
+	g, _ := q.Dims()
+	col := make([]float64, g)
+	for e := 0; e < g && k < g; e++ {
+		// The unit vector e minus its components along the columns so far
+		// (twice, for orthogonality to working precision).
+		for i := range col {
+			col[i] = 0
+		}
+		col[e] = 1
+		for pass := 0; pass < 2; pass++ {
+			for c := 0; c < k; c++ {
+				qc := mat.Col(nil, c, q)
+				floats.AddScaled(col, -floats.Dot(col, qc), qc)
+			}
+		}
+		if nrm := floats.Norm(col, 2); nrm > 0.5 {
+			floats.Scale(1/nrm, col)
+			q.SetCol(k, col)
+			k++
+		}
+	}
+}
+
+// unreachedIdx marks the points idx that lie in a component of the kNN
+// graph (comp: the component of every training point) holding none of the
+// points from. Every feature of such a point lies in eigenvectors supported
+// on its component, which no labeled point touches: a classifier without
+// an intercept gives it scores of rounding size, so its class would be
+// decided by rounding (by the eigensolver's seed). nil when there is no
+// graph or every point is reached.
+func unreachedIdx(comp []int, idx, from []int) []bool {
+	if comp == nil {
+		return nil
+	}
+	labeled := make(map[int]bool, len(from))
+	for _, j := range from {
+		labeled[comp[j]] = true
+	}
+	var out []bool
+	for i, j := range idx {
+		if !labeled[comp[j]] {
+			if out == nil {
+				out = make([]bool, len(idx))
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// priorRows gives the rows marked unreached what the labels say without
+// any point's features: the most frequent labeled class (the lowest on a
+// tie) in pred, the labels' class shares in proba (either may be nil).
+func priorRows(pred []int, proba *mat.Dense, unreached []bool, labels []int, classes int) {
+	if unreached == nil {
+		return
+	}
+	q := labelShares(labels, classes)
+	top := 0
+	for c, v := range q {
+		if v > q[top] {
+			top = c
+		}
+	}
+	for i, u := range unreached {
+		if !u {
+			continue
+		}
+		if pred != nil {
+			pred[i] = top
+		}
+		if proba != nil {
+			proba.SetRow(i, q)
+		}
+	}
+}

@@ -1,0 +1,247 @@
+package models
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// orthonormal returns an n x d matrix with orthonormal columns drawn from
+// rng.
+func orthonormal(rng *rand.Rand, n, d int) *mat.Dense {
+	a := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			a.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(a)
+	var q mat.Dense
+	qr.QTo(&q)
+	return mat.DenseCopyOf(q.Slice(0, n, 0, d))
+}
+
+// TestCanonicalGroups: two bases of the same eigenspaces that differ by a
+// rotation within the copies of a repeated eigenvalue come out equal; the
+// columns stay orthonormal and span the same space, the copies' values
+// become their mean, and the columns of simple eigenvalues are untouched.
+// (The degenerate case, labeled points of equal weight, is
+// TestRepeatedEigenvalueSeed's Laplacian.)
+func TestCanonicalGroups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n, d := 60, 7
+	labeled := []int{3, 8, 15, 22, 40, 41, 57}
+	for _, tc := range []struct {
+		name   string
+		vals   []float64
+		lo, hi int // the group
+	}{
+		{"head", []float64{1, 1 + 1e-13, 1 - 1e-13, 0.5, 0.4, 0.3, 0.2}, 0, 3},
+		{"middle", []float64{2, 1, 1, 1, 1, 0.3, 0.2}, 1, 5},
+		{"tail", []float64{2, 1, 0.5, 0.4, 0.1, 0.1, 0.1}, 4, 7},
+		{"ascending", []float64{0, 0, 0.2, 0.3, 0.4, 0.5, 0.6}, 0, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v1 := orthonormal(rng, n, d)
+			v2 := mat.DenseCopyOf(v1)
+			g := tc.hi - tc.lo
+			r := orthonormal(rng, g, g)
+			var rotated mat.Dense
+			rotated.Mul(v1.Slice(0, n, tc.lo, tc.hi), r)
+			v2.Slice(0, n, tc.lo, tc.hi).(*mat.Dense).Copy(&rotated)
+			vals1 := append([]float64(nil), tc.vals...)
+			vals2 := append([]float64(nil), tc.vals...)
+			orig := mat.DenseCopyOf(v1)
+			canonicalGroups(vals1, v1, labeled, 1e-8)
+			canonicalGroups(vals2, v2, labeled, 1e-8)
+			if !mat.EqualApprox(v1, v2, 1e-12) {
+				t.Errorf("the two bases differ after canonicalGroups")
+			}
+			var gram mat.Dense
+			gram.Mul(v1.T(), v1)
+			if !mat.EqualApprox(&gram, eye(d), 1e-12) {
+				t.Errorf("columns not orthonormal")
+			}
+			// Same span: the projections onto the group agree.
+			var p1, p0 mat.Dense
+			g1 := v1.Slice(0, n, tc.lo, tc.hi)
+			g0 := orig.Slice(0, n, tc.lo, tc.hi)
+			p1.Mul(g1, g1.T())
+			p0.Mul(g0, g0.T())
+			if !mat.EqualApprox(&p1, &p0, 1e-12) {
+				t.Errorf("the group's span changed")
+			}
+			var mean float64
+			for _, v := range tc.vals[tc.lo:tc.hi] {
+				mean += v / float64(g)
+			}
+			for i, v := range vals1 {
+				want := tc.vals[i]
+				if i >= tc.lo && i < tc.hi {
+					want = mean
+				}
+				if math.Abs(v-want) > 1e-15*math.Abs(want) {
+					t.Errorf("value %d = %v, want %v", i, v, want)
+				}
+			}
+			for j := 0; j < d; j++ {
+				if j >= tc.lo && j < tc.hi {
+					continue
+				}
+				if !mat.Equal(v1.ColView(j), orig.ColView(j)) {
+					t.Errorf("column %d of a simple eigenvalue changed", j)
+				}
+			}
+		})
+	}
+}
+
+func eye(d int) *mat.Dense {
+	m := mat.NewDense(d, d, nil)
+	for i := 0; i < d; i++ {
+		m.Set(i, i, 1)
+	}
+	return m
+}
+
+// separatedClusters returns points in `clusters` tight, far apart clusters
+// in the plane (a kNN graph among them has one component per cluster, so
+// its normalised affinity has the eigenvalue 1 once per cluster), with
+// cluster c in class c%2, and one labeled point in each of the first
+// `labeledClusters` clusters.
+func separatedClusters(clusters, per, labeledClusters int) (x *mat.Dense, y, labeled, labels []int) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x = mat.NewDense(clusters*per, 2, nil)
+	y = make([]int, clusters*per)
+	for c := 0; c < clusters; c++ {
+		for k := 0; k < per; k++ {
+			i := c*per + k
+			x.Set(i, 0, 100*float64(c)+rng.NormFloat64())
+			x.Set(i, 1, 50*float64(c%3)+rng.NormFloat64())
+			y[i] = c % 2
+		}
+	}
+	for c := 0; c < labeledClusters; c++ {
+		labeled = append(labeled, c*per)
+		labels = append(labels, c%2)
+	}
+	return x, y, labeled, labels
+}
+
+// TestRepeatedEigenvalueSeed: on a kNN graph with six components (the
+// eigenvalue 1 of the normalised affinity, 0 of the Laplacian, six times),
+// the designs that weigh basis vectors unequally learn the same kernel and
+// predict the same for every eigensolver seed; the points of the one
+// component without a labeled point get the most frequent labeled class and
+// the labels' class shares. Without canonicalGroups the learned kernel, and
+// with it the predictions, change with the seed; without the rule for
+// unreached points, the predictions in that component do.
+func TestRepeatedEigenvalueSeed(t *testing.T) {
+	const per = 25
+	x, _, labeled, labels := separatedClusters(6, per, 5) // classes 0 1 0 1 0 labeled
+	n, _ := x.Dims()
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	shares := []float64{0.6, 0.4}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"SKL(decay=2)", Options{Design: SKL, Decay: 2}},
+		{"SKL(decay=1)", Options{Design: SKL, Decay: 1}},
+		{"Cluster", Options{Design: Cluster}},
+		{"Order", Options{Design: Order}},
+		{"LabelSpreading", Options{Design: LabelSpreading}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ref []int
+			var refMu []float64
+			for seed := uint64(1); seed <= 5; seed++ {
+				o := tc.opt
+				o.Kernel = KernelSpec{Kind: KNN}
+				o.GraphK, o.D, o.Lambda, o.Seed = 5, 10, 0.01, seed
+				m, err := Fit(context.Background(), x, labeled, labels, &o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if seed == 1 {
+					want := 1.0 // the top of the normalised affinity
+					if o.Design.graph() {
+						want = 0 // the bottom of the Laplacian
+					}
+					if ev := m.EigenValues(); len(ev) < 7 || math.Abs(ev[5]-want) > 1e-8 || math.Abs(ev[6]-want) < 1e-3 {
+						t.Fatalf("eigenvalues %v: want %v six times", ev, want)
+					}
+				}
+				p, err := m.PredictRows(nil, all)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pb, err := m.ProbaRows(nil, all[5*per:])
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 5 * per; i < n; i++ {
+					if p[i] != 0 {
+						t.Fatalf("seed %d: point %d of the unlabeled component predicted %d, want the majority class 0", seed, i, p[i])
+					}
+					if row := pb.RawRowView(i - 5*per); !closeTo(row, shares, 1e-15) {
+						t.Fatalf("seed %d: point %d of the unlabeled component has probabilities %v, want %v", seed, i, row, shares)
+					}
+				}
+				if seed == 1 {
+					// The component labels travel with a saved model.
+					b, err := m.MarshalBinary()
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := ReadModel(bytes.NewReader(b))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if p2, err := got.PredictRows(nil, all); err != nil || !slices.Equal(p, p2) {
+						t.Errorf("PredictRows after saving and reading: %v (%v), before: %v", p2, err, p)
+					}
+				}
+				_, mu := m.Kernel()
+				if ref == nil {
+					ref, refMu = p, mu
+					continue
+				}
+				diff := 0
+				for i := range p {
+					if p[i] != ref[i] {
+						diff++
+					}
+				}
+				if diff > 0 {
+					t.Errorf("seed %d: %d of %d predictions differ from seed 1's", seed, diff, n)
+				}
+				if !closeTo(mu, refMu, 1e-6) {
+					t.Errorf("seed %d: mu %v, seed 1: %v", seed, fmt.Sprint(mu), fmt.Sprint(refMu))
+				}
+			}
+		})
+	}
+}
+
+func closeTo(a, b []float64, tol float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > tol*math.Max(1, math.Abs(b[i])) {
+			return false
+		}
+	}
+	return true
+}
