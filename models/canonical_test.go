@@ -212,6 +212,24 @@ func TestRepeatedEigenvalueSeed(t *testing.T) {
 						t.Errorf("PredictRows after saving and reading: %v (%v), before: %v", p2, err, p)
 					}
 				}
+				if !o.Design.graph() {
+					// New points beside the unlabeled component: the prior too.
+					xnew := mat.DenseCopyOf(x.Slice(5*per, 5*per+3, 0, 2))
+					xnew.Apply(func(_, _ int, v float64) float64 { return v + 0.01 }, xnew)
+					pn, err := m.Predict(nil, xnew)
+					if err != nil {
+						t.Fatal(err)
+					}
+					pbn, err := m.Proba(nil, xnew)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, c := range pn {
+						if c != 0 || !closeTo(pbn.RawRowView(i), shares, 1e-15) {
+							t.Fatalf("seed %d: new point %d beside the unlabeled component: class %d, probabilities %v", seed, i, c, pbn.RawRowView(i))
+						}
+					}
+				}
 				_, mu := m.Kernel()
 				if ref == nil {
 					ref, refMu = p, mu

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -82,7 +83,11 @@ func (pr *prep) buildGraph(ctx context.Context) error {
 // eigenvector equation S V = V Theta read at one row. A new point whose
 // weights are all zero (every neighbour a duplicate of another at a
 // positive distance) gets the zero vector.
-func (pr *prep) extendGraph(ctx context.Context, z *mat.Dense) (*mat.Dense, error) {
+//
+// With reach (one flag per training point) it also reports which new points
+// have no neighbour of positive weight among the points reach marks (nil
+// when there is none such or reach is nil).
+func (pr *prep) extendGraph(ctx context.Context, z *mat.Dense, reach []bool) (*mat.Dense, []bool, error) {
 	b := pr.basis
 	_, d := b.V.Dims()
 	inv := make([]float64, d)
@@ -91,24 +96,28 @@ func (pr *prep) extendGraph(ctx context.Context, z *mat.Dense) (*mat.Dense, erro
 			inv[i] = 1 / l
 		}
 	}
-	return pr.graphAverage(ctx, z, b.V, inv)
+	return pr.graphAverage(ctx, z, b.V, inv, reach)
 }
 
 // graphAverage returns, for each new point z_i, sum_j w_zj / sqrt(d_z d_j)
 // f_j with the rows f_j of f at its graph neighbours, each column then
-// multiplied by scale (nil: 1).
-func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float64) (*mat.Dense, error) {
+// multiplied by scale (nil: 1); with reach, also the flags of extendGraph.
+func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float64, reach []bool) (*mat.Dense, []bool, error) {
 	g := pr.graph
 	xg, err := pr.graphSpace(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if z, err = pr.toGraphSpace(ctx, z); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, _ := z.Dims()
 	_, d := f.Dims()
 	out := mat.NewDense(m, d, nil)
+	var unreached []bool
+	if reach != nil {
+		unreached = make([]bool, m)
+	}
 	// The rows are independent: contiguous ranges on GOMAXPROCS goroutines
 	// (the brute-force search is O(n p) per new point).
 	workers := max(1, min(runtime.GOMAXPROCS(0), m/64))
@@ -129,16 +138,34 @@ func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float
 					}
 				}
 				pr.averageRow(out.RawRowView(i), z.RawRowView(i), xg, f, scale, nb, nd, w)
+				if reach != nil {
+					unreached[i] = !anyReached(nb, w, reach)
+				}
 			}
 		}(wk)
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	if !slices.Contains(unreached, true) {
+		unreached = nil
+	}
+	return out, unreached, nil
+}
+
+// anyReached reports whether a neighbour nb[a] of positive weight w[a] is
+// marked in reach (averageRow leaves the neighbours and weights of the last
+// point in nb and w; a point without weight reaches nothing).
+func anyReached(nb []int, w []float64, reach []bool) bool {
+	for a, j := range nb {
+		if w[a] > 0 && reach[j] {
+			return true
+		}
+	}
+	return false
 }
 
 // averageRow sets row to the graph average of f for the new point zi (see

@@ -258,12 +258,20 @@ func (m *Model) scaleNew(xnew *mat.Dense) (*mat.Dense, error) {
 // the eigenvectors to the scaled new points z (m x d). Coordinates of
 // numerically zero eigenvalues are set to zero.
 func (m *Model) extend(ctx context.Context, z *mat.Dense) (*mat.Dense, error) {
+	v, _, err := m.extendReach(ctx, z, nil)
+	return v, err
+}
+
+// extendReach is extend that also reports, for a graph basis and reach (one
+// flag per training point), the new points with no neighbour of positive
+// weight among the points reach marks (see extendGraph).
+func (m *Model) extendReach(ctx context.Context, z *mat.Dense, reach []bool) (*mat.Dense, []bool, error) {
 	if m.pr.graph != nil {
-		return m.pr.extendGraph(ctx, z)
+		return m.pr.extendGraph(ctx, z, reach)
 	}
 	k, err := m.pr.crossNew(ctx, z, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b := m.pr.basis
 	r, _ := z.Dims()
@@ -278,37 +286,58 @@ func (m *Model) extend(ctx context.Context, z *mat.Dense) (*mat.Dense, error) {
 		}
 	}
 	scaleColumns(v, v, inv)
-	return v, nil
+	return v, nil, nil
 }
 
-// inputsNew returns the classifier input rows of new points.
-func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, error) {
+// inputsNew returns the classifier input rows of new points and, as
+// unreached does for training points, which of them no labeled point
+// reaches: those whose graph neighbours of positive weight are all
+// unreached training points.
+func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, []bool, error) {
 	if err := m.ready(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if m.pr.opt.Design.graph() {
-		return nil, fmt.Errorf("%w (%v)", ErrNoOutOfSample, m.pr.opt.Design)
+		return nil, nil, fmt.Errorf("%w (%v)", ErrNoOutOfSample, m.pr.opt.Design)
 	}
 	z, err := m.scaleNew(xnew)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ctx := context.Background()
 	if m.spread != nil {
-		return m.pr.graphAverage(ctx, z, m.spread, nil)
+		f, _, err := m.pr.graphAverage(ctx, z, m.spread, nil, nil)
+		return f, nil, err
 	}
 	if m.kxl != nil {
-		return m.pr.crossNew(ctx, z, m.labeled)
+		k, err := m.pr.crossNew(ctx, z, m.labeled)
+		return k, nil, err
 	}
-	f, err := m.extend(ctx, z)
+	var reach []bool
+	if u := m.unreached(allRows(m.pr.n)); u != nil {
+		reach = make([]bool, len(u))
+		for j, v := range u {
+			reach[j] = !v
+		}
+	}
+	f, unreached, err := m.extendReach(ctx, z, reach)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	scaleColumns(f, f, sqrtMu(nil, m.mu))
 	if m.svm != nil {
-		return m.svmCross(f), nil
+		return m.svmCross(f), nil, nil
 	}
-	return f, nil
+	return f, unreached, nil
+}
+
+// allRows returns 0, 1, ..., n-1.
+func allRows(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
 }
 
 func (m *Model) predict(dst []int, x mat.Matrix) ([]int, error) {

@@ -55,13 +55,20 @@ func (m *Model) ProbaRows(dst *mat.Dense, idx []int) (*mat.Dense, error) {
 // the class of maximal one-versus-all probability (KDD'06 section 6.1), the
 // SVM that of maximal decision value. The graph-Laplacian designs have no
 // kernel function for new points and return ErrNoOutOfSample: use
-// PredictRows for their training rows.
+// PredictRows for their training rows. As in PredictRows, KLR without an
+// intercept gives a new point whose graph neighbours (of positive weight)
+// all lie in components without labeled points the most frequent labeled
+// class.
 func (m *Model) Predict(dst []int, x *mat.Dense) ([]int, error) {
-	in, err := m.inputsNew(x)
+	in, unreached, err := m.inputsNew(x)
 	if err != nil {
 		return dst, err
 	}
-	return m.predict(dst, in)
+	dst, err = m.predict(dst, in)
+	if err == nil {
+		priorRows(dst, nil, unreached, m.labels, m.classes)
+	}
+	return dst, err
 }
 
 // Proba returns the x.Rows x Classes() matrix of class probabilities of
@@ -69,11 +76,15 @@ func (m *Model) Predict(dst []int, x *mat.Dense) ([]int, error) {
 // normalised to sum to one (for two classes, (1-p, p)). dst is used when it
 // has that shape (nil allocates). An SVM model returns ErrNoProbability.
 func (m *Model) Proba(dst *mat.Dense, x *mat.Dense) (*mat.Dense, error) {
-	in, err := m.inputsNew(x)
+	in, unreached, err := m.inputsNew(x)
 	if err != nil {
 		return dst, err
 	}
-	return m.proba(dst, in)
+	dst, err = m.proba(dst, in)
+	if err == nil {
+		priorRows(nil, dst, unreached, m.labels, m.classes)
+	}
+	return dst, err
 }
 
 // Features returns the learned feature map Phi(x) = v(x) diag(sqrt(mu))
