@@ -16,24 +16,28 @@ import (
 // that depends on the solver's seed, and so do the predictions. Before any
 // design sees the basis, canonicalGroups replaces the basis of every such
 // eigenspace by the one the labeled points single out.
+//
+// The points of a component without labeled points have features only in
+// directions no labeled point touches; a classifier without an intercept
+// scores them at rounding size. unreachedIdx finds them from the graph's
+// components and priorRows gives them the labels' prior.
 
 // canonicalGroups replaces, in place, the columns of vecs within every run
 // of eigenvalues vals that agree to within tol·max|vals| (the copies of one
-// repeated eigenvalue, as eig's Result.Repeated counts them), and sets their
-// values to the run's mean (a design that is a function of the eigenvalue
-// then weighs them equally), by the basis of the same eigenspace that the
-// labeled points single out: the first vector is the eigenspace's direction
-// towards the labeled point with the most weight in it (the projection of
-// that point's unit vector), the next the direction towards the point with
-// the most weight left once that direction is removed, and so on (a
-// Gram-Schmidt process pivoted on the weight, ties within a relative 1e-8
-// going to the lower row index); directions no labeled point touches come
-// last. The projections and their weights do not depend on the basis the
-// solver returned, so neither does the result, except within the
-// directions no labeled point touches: a design's weights on those do not
-// reach the classifier, which sees no labeled point there. It costs
-// O(n g² + l g³) per run of g copies and l labeled points, and nothing
-// without copies.
+// repeated eigenvalue), whose values it sets to the run's mean (a design
+// that is a function of the eigenvalue then weighs them equally), by the
+// basis of the same eigenspace that the labeled points single out: the
+// first vector is the eigenspace's direction towards the labeled point
+// with the most weight in it (the projection of that point's unit vector),
+// the next the direction towards the point with the most weight left once
+// that direction is removed, and so on (a Gram-Schmidt process pivoted on
+// the weight, ties within a relative 1e-8 going to the lower row index);
+// directions no labeled point touches come last. The projections and their
+// weights do not depend on the basis the solver returned, so neither does
+// the result, except within the directions no labeled point touches: a
+// design's weights on those do not reach the classifier, which sees no
+// labeled point there. It costs O(n g² + l g³) per run of g copies and l
+// labeled points, and nothing without copies.
 //
 // An eigenspace cut by the number of pairs computed (its last copies not
 // returned) keeps the solver's choice of copies.
