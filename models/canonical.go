@@ -36,8 +36,8 @@ import (
 // weights do not depend on the basis the solver returned, so neither does
 // the result, except within the directions no labeled point touches: a
 // design's weights on those do not reach the classifier, which sees no
-// labeled point there. It costs O(n g² + l g³) per run of g copies and l
-// labeled points, and nothing without copies.
+// labeled point there. It costs O(n g²) per run of g copies, and nothing
+// without copies.
 //
 // An eigenspace cut by the number of pairs computed (its last copies not
 // returned) keeps the solver's choice of copies.
