@@ -119,28 +119,34 @@ func rotateGroup(vecs *mat.Dense, lo, hi int, labeled []int) {
 }
 
 // completeOrthonormal fills columns k: of the g x g matrix q, whose first k
-// columns are orthonormal, with an orthonormal basis of their complement.
+// columns are orthonormal, with an orthonormal basis of their complement:
+// each new column is the unit vector with the largest part outside the
+// columns so far, that part normalised (its squared norm is at least
+// (g - k)/g, so the choice never fails).
 func completeOrthonormal(q *mat.Dense, k int) {
 	g, _ := q.Dims()
 	col := make([]float64, g)
-	for e := 0; e < g && k < g; e++ {
-		// The unit vector e minus its components along the columns so far
-		// (twice, for orthogonality to working precision).
-		for i := range col {
-			col[i] = 0
-		}
-		col[e] = 1
-		for pass := 0; pass < 2; pass++ {
-			for c := 0; c < k; c++ {
-				qc := mat.Col(nil, c, q)
-				floats.AddScaled(col, -floats.Dot(col, qc), qc)
+	best := make([]float64, g)
+	for ; k < g; k++ {
+		top := -1.0
+		for e := 0; e < g; e++ {
+			// The unit vector e minus its components along the columns
+			// so far (twice, for orthogonality to working precision).
+			clear(col)
+			col[e] = 1
+			for pass := 0; pass < 2; pass++ {
+				for c := 0; c < k; c++ {
+					qc := mat.Col(nil, c, q)
+					floats.AddScaled(col, -floats.Dot(col, qc), qc)
+				}
+			}
+			if nrm := floats.Norm(col, 2); nrm > top {
+				top = nrm
+				copy(best, col)
 			}
 		}
-		if nrm := floats.Norm(col, 2); nrm > 0.5 {
-			floats.Scale(1/nrm, col)
-			q.SetCol(k, col)
-			k++
-		}
+		floats.Scale(1/top, best)
+		q.SetCol(k, best)
 	}
 }
 

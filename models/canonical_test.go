@@ -263,3 +263,26 @@ func closeTo(a, b []float64, tol float64) bool {
 	}
 	return true
 }
+
+// TestCompleteOrthonormal: from any number k of orthonormal columns, the
+// completion is an orthogonal matrix that keeps them.
+func TestCompleteOrthonormal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const g = 7
+	for k := 0; k <= g; k++ {
+		q := mat.NewDense(g, g, nil)
+		if k > 0 {
+			q.Slice(0, g, 0, k).(*mat.Dense).Copy(orthonormal(rng, g, k))
+		}
+		first := mat.DenseCopyOf(q.Slice(0, g, 0, max(k, 1)))
+		completeOrthonormal(q, k)
+		var qtq mat.Dense
+		qtq.Mul(q.T(), q)
+		if !mat.EqualApprox(&qtq, eye(g), 1e-14) {
+			t.Errorf("k = %d: the completion is not orthogonal", k)
+		}
+		if k > 0 && !mat.Equal(q.Slice(0, g, 0, k), first) {
+			t.Errorf("k = %d: the first columns changed", k)
+		}
+	}
+}
