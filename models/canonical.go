@@ -115,6 +115,16 @@ func rotateGroup(vecs *mat.Dense, lo, hi int, labeled []int) {
 	}
 	var out mat.Dense
 	out.Mul(group, rot)
+	// The directions no labeled point touches are zero on the labeled
+	// rows in exact arithmetic; rounding leaves about 1e-17 there, which a
+	// design would see (SKL's QP has no other information on their
+	// weights, and its solution, tied to the next eigenvalue's weight by
+	// the decay constraint, would depend on that rounding).
+	for c := taken; c < g; c++ {
+		for _, j := range labeled {
+			out.Set(j, c, 0)
+		}
+	}
 	group.Copy(&out)
 }
 

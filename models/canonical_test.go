@@ -138,20 +138,34 @@ func separatedClusters(clusters, per, labeledClusters int) (x *mat.Dense, y, lab
 // TestRepeatedEigenvalueSeed: on a kNN graph with six components (the
 // eigenvalue 1 of the normalised affinity, 0 of the Laplacian, six times),
 // the designs that weigh basis vectors unequally learn the same kernel and
-// predict the same for every eigensolver seed; the points of the one
-// component without a labeled point get the most frequent labeled class and
-// the labels' class shares. Without canonicalGroups the learned kernel, and
+// predict the same for every eigensolver seed; the points of the components
+// without a labeled point (one or two) get the most frequent labeled class
+// (the lower on a tie) and the labels' class shares. Without canonicalGroups the learned kernel, and
 // with it the predictions, change with the seed; without the rule for
 // unreached points, the predictions in that component do.
 func TestRepeatedEigenvalueSeed(t *testing.T) {
+	for _, sc := range []struct {
+		labeledClusters int
+		shares          []float64
+	}{
+		{5, []float64{0.6, 0.4}}, // classes 0 1 0 1 0 labeled
+		{4, []float64{0.5, 0.5}}, // classes 0 1 0 1 labeled
+	} {
+		t.Run(fmt.Sprintf("labeled=%d", sc.labeledClusters), func(t *testing.T) {
+			repeatedEigenvalueSeed(t, sc.labeledClusters, sc.shares)
+		})
+	}
+}
+
+func repeatedEigenvalueSeed(t *testing.T, labeledClusters int, shares []float64) {
 	const per = 25
-	x, _, labeled, labels := separatedClusters(6, per, 5) // classes 0 1 0 1 0 labeled
+	x, _, labeled, labels := separatedClusters(6, per, labeledClusters)
 	n, _ := x.Dims()
 	all := make([]int, n)
 	for i := range all {
 		all[i] = i
 	}
-	shares := []float64{0.6, 0.4}
+	first := labeledClusters * per // the first unreached point
 	for _, tc := range []struct {
 		name string
 		opt  Options
@@ -186,15 +200,15 @@ func TestRepeatedEigenvalueSeed(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				pb, err := m.ProbaRows(nil, all[5*per:])
+				pb, err := m.ProbaRows(nil, all[first:])
 				if err != nil {
 					t.Fatal(err)
 				}
-				for i := 5 * per; i < n; i++ {
+				for i := first; i < n; i++ {
 					if p[i] != 0 {
 						t.Fatalf("seed %d: point %d of the unlabeled component predicted %d, want the majority class 0", seed, i, p[i])
 					}
-					if row := pb.RawRowView(i - 5*per); !closeTo(row, shares, 1e-15) {
+					if row := pb.RawRowView(i - first); !closeTo(row, shares, 1e-15) {
 						t.Fatalf("seed %d: point %d of the unlabeled component has probabilities %v, want %v", seed, i, row, shares)
 					}
 				}
@@ -214,7 +228,7 @@ func TestRepeatedEigenvalueSeed(t *testing.T) {
 				}
 				if !o.Design.graph() {
 					// New points beside the unlabeled component: the prior too.
-					xnew := mat.DenseCopyOf(x.Slice(5*per, 5*per+3, 0, 2))
+					xnew := mat.DenseCopyOf(x.Slice(first, first+3, 0, 2))
 					xnew.Apply(func(_, _ int, v float64) float64 { return v + 0.01 }, xnew)
 					pn, err := m.Predict(nil, xnew)
 					if err != nil {
