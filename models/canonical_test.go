@@ -196,6 +196,9 @@ func repeatedEigenvalueSeed(t *testing.T, labeledClusters int, shares []float64)
 						t.Fatalf("eigenvalues %v: want %v six times", ev, want)
 					}
 				}
+				if got := m.Unreached(); got != n-first {
+					t.Fatalf("Unreached() = %d, want %d", got, n-first)
+				}
 				p, err := m.PredictRows(nil, all)
 				if err != nil {
 					t.Fatal(err)

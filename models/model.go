@@ -433,6 +433,23 @@ func (m *Model) Kernel() (v *mat.Dense, mu []float64) {
 	return mat.DenseCopyOf(m.pr.basis.V), append([]float64(nil), m.mu...)
 }
 
+// Unreached returns the number of training points in connected components
+// of the kNN graph that hold no labeled point (0 when the model has no kNN
+// graph). No label informs them: KLR without an intercept and the Spread
+// classifier give them the labels' class shares (see PredictRows).
+func (m *Model) Unreached() int {
+	if m == nil || m.pr == nil {
+		return 0
+	}
+	count := 0
+	for _, u := range unreachedIdx(m.pr.comp, allRows(m.pr.n), m.labeled) {
+		if u {
+			count++
+		}
+	}
+	return count
+}
+
 // EigenValues returns a copy of the basis eigenvalues (descending for a
 // kernel basis, ascending for a Laplacian basis); nil for Design Standard.
 func (m *Model) EigenValues() []float64 {

@@ -250,6 +250,9 @@ func fitTable(ctx context.Context, name, path string, tab *dataset.Table, opt *m
 		return nil, err
 	}
 	fmt.Fprintf(stderr, "%s: %d rows, %d labeled, %d classes, alignment %.4f, %v\n", name, len(tab.Labels), len(labeled), len(classes), m.Alignment(), m.Timings().Total())
+	if u := m.Unreached(); u > 0 {
+		fmt.Fprintf(stderr, "%s: %d rows lie in parts of the kNN graph without a labeled row: nothing learned reaches them and they get the labels' prior (a label in each part, or a larger -k, changes that)\n", name, u)
+	}
 	if st := m.Status(); st.Err() != nil {
 		fmt.Fprintf(stderr, "%s: warning: the classifier ended %v; the predictions may be less accurate\n", name, st)
 	}

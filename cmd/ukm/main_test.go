@@ -279,6 +279,39 @@ func TestPictures(t *testing.T) {
 
 // TestFitAutoEval: the default fit selects a model and -labels/-eval score
 // the held-back rows; the baselines table exports draws and reads peers.
+// TestFitUnreached: fit says how many rows lie in parts of the kNN graph
+// that hold no labeled row, and only then.
+func TestFitUnreached(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("label,x,y\n")
+	for c, centre := range [][2]float64{{0, 0}, {100, 0}, {0, 50}} {
+		for i := 0; i < 20; i++ {
+			lab := ""
+			if i < 3 && c != 1 {
+				lab = []string{"a", "", "b"}[c]
+			}
+			b.WriteString(lab + "," + ftoa(centre[0]+float64(i%5)*0.1) + "," + ftoa(centre[1]+float64(i%4)*0.1) + "\n")
+		}
+	}
+	p := filepath.Join(t.TempDir(), "parts.csv")
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-kernel", "knn", "-design", "skl", "-d", "5"}, true},
+		{[]string{"-kernel", "rbf", "-design", "skl", "-d", "5"}, false},
+	} {
+		_, errOut, err := runCmd(t, append([]string{"fit", "-data", p}, tc.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(errOut, "20 rows lie in parts of the kNN graph without a labeled row"); got != tc.want {
+			t.Errorf("%v: message shown %v, want %v:\n%s", tc.args, got, tc.want, errOut)
+		}
+	}
+}
+
 func TestFitAutoEval(t *testing.T) {
 	dir := dataDir(t)
 	out, errOut, err := runCmd(t, "fit", "-data", dir+"/wine.csv", "-labels", "20", "-eval")
