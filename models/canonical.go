@@ -19,7 +19,7 @@ import (
 //
 // The points of a component without labeled points have features only in
 // directions no labeled point touches; a classifier without an intercept
-// scores them at rounding size. unreachedIdx finds them from the graph's
+// scores them at rounding size. reachedPoints finds them from the graph's
 // components and priorRows gives them the labels' prior.
 
 // canonicalGroups replaces, in place, the columns of vecs within every run
@@ -160,24 +160,37 @@ func completeOrthonormal(q *mat.Dense, k int) {
 	}
 }
 
-// unreachedIdx marks the points idx that lie in a component of the kNN
-// graph (comp: the component of every training point) holding none of the
-// points from. Every feature of such a point lies in eigenvectors supported
-// on its component, which no labeled point touches: a classifier without
-// an intercept gives it scores of rounding size, so its class would be
-// decided by rounding (by the eigensolver's seed). nil when there is no
-// graph or every point is reached.
-func unreachedIdx(comp []int, idx, from []int) []bool {
+// reachedPoints reports, for every training point, whether it shares a
+// connected component of the kNN graph (comp: the component of every
+// point) with one of the points from; nil without a graph. A point of a
+// component holding none of them has every feature in eigenvectors
+// supported on its component, which none of them touches: a classifier
+// without an intercept gives it scores of rounding size, so its class
+// would be decided by rounding (by the eigensolver's seed).
+func reachedPoints(comp, from []int) []bool {
 	if comp == nil {
 		return nil
 	}
-	labeled := make(map[int]bool, len(from))
+	labeled := make([]bool, len(comp)) // component labels lie in [0, n)
 	for _, j := range from {
 		labeled[comp[j]] = true
 	}
+	reach := make([]bool, len(comp))
+	for i, c := range comp {
+		reach[i] = labeled[c]
+	}
+	return reach
+}
+
+// unreachedAt marks the points idx that reach (see reachedPoints) does not
+// mark; nil when reach is nil or marks them all.
+func unreachedAt(reach []bool, idx []int) []bool {
+	if reach == nil {
+		return nil
+	}
 	var out []bool
 	for i, j := range idx {
-		if !labeled[comp[j]] {
+		if !reach[j] {
 			if out == nil {
 				out = make([]bool, len(idx))
 			}

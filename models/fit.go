@@ -78,7 +78,7 @@ type prep struct {
 	// whose spectrum lies in [-1, 1].
 	affinity bool
 	// comp is the connected component of every point in the kNN graph of
-	// a graph basis (nil for other bases): see unreachedIdx.
+	// a graph basis (nil for other bases): see reachedPoints.
 	comp []int
 	// sh, when set (by Select), shares widths, distances and neighbour
 	// lists between the bases of one selection.

@@ -291,8 +291,8 @@ func (m *Model) extendReach(ctx context.Context, z *mat.Dense, reach []bool) (*m
 
 // inputsNew returns the classifier input rows of new points and, as
 // unreached does for training points, which of them no labeled point
-// reaches: those whose graph neighbours of positive weight are all
-// unreached training points.
+// reaches: those whose graph neighbours of positive weight are all training
+// points reached does not mark.
 func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, []bool, error) {
 	if err := m.ready(); err != nil {
 		return nil, nil, err
@@ -313,14 +313,7 @@ func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, []bool, error) {
 		k, err := m.pr.crossNew(ctx, z, m.labeled)
 		return k, nil, err
 	}
-	var reach []bool
-	if u := m.unreached(allRows(m.pr.n)); u != nil {
-		reach = make([]bool, len(u))
-		for j, v := range u {
-			reach[j] = !v
-		}
-	}
-	f, unreached, err := m.extendReach(ctx, z, reach)
+	f, unreached, err := m.extendReach(ctx, z, m.reached())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -329,15 +322,6 @@ func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, []bool, error) {
 		return m.svmCross(f), nil, nil
 	}
 	return f, unreached, nil
-}
-
-// allRows returns 0, 1, ..., n-1.
-func allRows(n int) []int {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	return idx
 }
 
 func (m *Model) predict(dst []int, x mat.Matrix) ([]int, error) {
@@ -356,17 +340,20 @@ func (m *Model) predict(dst []int, x mat.Matrix) ([]int, error) {
 	return dst, nil
 }
 
-// unreached marks the training points idx that no labeled point reaches
-// (see unreachedIdx) when the classifier is KLR without an intercept; nil
-// otherwise. (With an intercept such a point gets the intercept's class;
-// the SVM always has one; the Spread classifier gives it the labels' class
-// shares itself.)
-func (m *Model) unreached(idx []int) []bool {
+// reached marks the training points that a labeled point reaches (see
+// reachedPoints) when the classifier is KLR without an intercept; nil
+// otherwise. (With an intercept an unreached point gets the intercept's
+// class; the SVM always has one; the Spread classifier gives it the labels'
+// class shares itself.)
+func (m *Model) reached() []bool {
 	if m.klr == nil || m.pr.opt.Bias {
 		return nil
 	}
-	return unreachedIdx(m.pr.comp, idx, m.labeled)
+	return reachedPoints(m.pr.comp, m.labeled)
 }
+
+// unreached marks the training points idx that reached does not.
+func (m *Model) unreached(idx []int) []bool { return unreachedAt(m.reached(), idx) }
 
 func (m *Model) proba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 	if m.svm != nil {
@@ -442,8 +429,8 @@ func (m *Model) Unreached() int {
 		return 0
 	}
 	count := 0
-	for _, u := range unreachedIdx(m.pr.comp, allRows(m.pr.n), m.labeled) {
-		if u {
+	for _, r := range reachedPoints(m.pr.comp, m.labeled) {
+		if !r {
 			count++
 		}
 	}

@@ -236,8 +236,9 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 		}
 		kernel := sub == nil
 		warm := false
-		var unreached []bool // held-out rows no training point reaches
-		checked := false
+		// As PredictRows: held-out points no training point reaches get
+		// the training labels' prior (KLR without an intercept).
+		unreached := unreachedAt(reachedPoints(pr.comp, s.trainIdx), s.testIdx)
 		for b, a := range ord {
 			if b > 0 && vs[a].bias != vs[ord[b-1]].bias {
 				warm = false
@@ -259,11 +260,6 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 				return nil, nil, fmt.Errorf("models: KLR: %w", err)
 			}
 			if !vs[a].bias {
-				// As PredictRows: held-out points no training point
-				// reaches get the training labels' prior.
-				if !checked {
-					unreached, checked = unreachedIdx(pr.comp, s.testIdx, s.trainIdx), true
-				}
 				priorRows(pred, proba, unreached, s.y, len(s.kept))
 			}
 			cv.hits(right[a], pred, s)

@@ -123,23 +123,19 @@ func massNormalize(f *mat.Dense, labels []int, classes int) {
 // with the labels' class proportions as probabilities, rather than as
 // class 0 with uniform probabilities. It returns how many rows it filled.
 func priorUnreached(f *mat.Dense, labels []int, classes int) int {
-	q := labelShares(labels, classes)
 	raw := f.RawMatrix()
+	var unreached []bool
 	filled := 0
 	for i := 0; i < raw.Rows; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+classes]
-		reached := false
-		for _, v := range row {
-			if v != 0 {
-				reached = true
-				break
+		if !slices.ContainsFunc(raw.Data[i*raw.Stride:i*raw.Stride+classes], func(v float64) bool { return v != 0 }) {
+			if unreached == nil {
+				unreached = make([]bool, raw.Rows)
 			}
-		}
-		if !reached {
-			copy(row, q)
+			unreached[i] = true
 			filled++
 		}
 	}
+	priorRows(nil, f, unreached, labels, classes)
 	return filled
 }
 
