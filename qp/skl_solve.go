@@ -240,7 +240,8 @@ const sklKKTTol = 1e-10
 // finish refines a ν-space answer whose μ-space certificate is inaccurate (this
 // happens when coefficients fall below rounding relative to μ_1, e.g. d = 100,
 // δ = 2): ActiveSet on Problem(), warm-started from μ with the decay rows of zero
-// ν and the zero μ_i as working set.
+// ν and the zero μ_i as working set, and from its own start if that does not
+// end Optimal.
 func (s *SKL) finish(ctx context.Context, res *Result) error {
 	d := s.d
 	if s.as == nil {
@@ -270,9 +271,19 @@ func (s *SKL) finish(ctx context.Context, res *Result) error {
 	}
 	s.asSt.X = nil
 	a := &s.asRes
+	warm := a.Iterations
+	if a.Status != linalg.Optimal && ctx.Err() == nil {
+		// The warm start can be far out: a column of Vl that is zero to
+		// rounding has a_i and H_ii of the order of ε², and the ν-space
+		// optimum may put μ_i at 1/a_i. ActiveSet from its own feasible
+		// point does not start there.
+		if err := s.as.Solve(ctx, &s.muP, nil, &s.asRes); err != nil {
+			return err
+		}
+	}
 	res.Status, res.Obj, res.KKT = a.Status, a.Obj, a.KKT
-	res.PolishIterations = a.Iterations
-	res.Iterations += a.Iterations
+	res.PolishIterations = warm + a.Iterations
+	res.Iterations += warm + a.Iterations
 	copy(res.X, a.X)
 	copy(res.Eq, a.Eq)
 	copy(res.Ineq, a.Ineq)

@@ -2,9 +2,12 @@ package qp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -372,4 +375,50 @@ func TestSKLTruncationFallback(t *testing.T) {
 		t.Errorf("%v KKT %+v", res.Status, res.KKT)
 	}
 	t.Logf("%v obj %v KKT %.2g, iterations %d", res.Status, res.Obj, res.KKT.Max(), res.Iterations)
+}
+
+// TestSKLRoundingColumns: an SKL QP of a cross-validation fold whose Vl has
+// columns that are zero only to rounding (the basis was rotated with the
+// held-out point among the labeled rows), so a_i and H_ii are of the order
+// of 1e-27 and 1e-52. The ν-space optimum puts μ_1 near 1/a_1; ActiveSet
+// warm-started there failed and Solve reported NumericalFailure. It must end
+// Optimal, at ActiveSet's answer, and both must meet the μ-space KKT test.
+func TestSKLRoundingColumns(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "skl_rounding_columns.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in struct {
+		Rows, Cols int
+		Vl, Y      []float64
+		Decay      float64
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSKL(mat.NewDense(in.Rows, in.Cols, in.Vl), mat.NewDense(in.Rows, 1, in.Y), in.Decay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var fast, ref Result
+	if err := s.Solve(ctx, nil, nil, &fast); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Solve(ctx, NewActiveSet(nil), nil, &ref); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		name string
+		res  *Result
+	}{{"fast path", &fast}, {"ActiveSet", &ref}} {
+		if r.res.Status != linalg.Optimal || r.res.KKT.Max() > kktTol {
+			t.Fatalf("%s: %v, KKT %.2g", r.name, r.res.Status, r.res.KKT.Max())
+		}
+	}
+	for i := range fast.X {
+		if math.Abs(fast.X[i]-ref.X[i]) > 1e-8*math.Max(1, math.Abs(ref.X[i])) {
+			t.Errorf("mu[%d] = %v, ActiveSet %v", i, fast.X[i], ref.X[i])
+		}
+	}
 }
