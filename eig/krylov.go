@@ -71,6 +71,12 @@ type krylov struct {
 	coup    []float64  // p x (m+p)
 	yout    *mat.Dense // destination of partRitzVectors
 	blockOp bool       // block products pay (blockCapable): priced as a dense matrix's
+
+	// Workspace of screenCopies (lazy): three vectors and the recurrence;
+	// screened counts its steps (part of iters).
+	scr              *mat.Dense
+	scrA, scrB, scrD []float64
+	screened         int
 }
 
 // team runs a job split over column ranges of length n on GOMAXPROCS
@@ -177,7 +183,7 @@ func (k *krylov) start(a Operator, cfg *checked, restart bool) {
 	k.normA = 0
 	k.oj = orthJob{}
 	k.gk = 0
-	k.matvecs, k.products, k.iters, k.restarts, k.fullPasses = 0, 0, 0, 0, 0
+	k.matvecs, k.products, k.iters, k.restarts, k.fullPasses, k.screened = 0, 0, 0, 0, 0, 0
 	k.ritzC, k.ritzNW, k.ritzVecs = -1, 0, false
 	k.exhausted = false
 	k.rowView = mat.Dense{}

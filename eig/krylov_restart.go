@@ -164,6 +164,15 @@ func (k *krylov) run(ctx context.Context) (int, linalg.Status, error) {
 			}
 			k.restartKeep(c, d, true)
 			c = d
+			if k.p == 1 && !cfg.relTol {
+				ok, err := k.screenCopies(ctx, d, ref, cycle, max(1, (cycle+3)/4))
+				if err != nil {
+					return c, linalg.Canceled, canceled(cfg.op, err)
+				}
+				if ok {
+					return c, linalg.Converged, nil
+				}
+			}
 			verifying = true
 			verifyEnd = k.iters + cycle
 			continue
