@@ -163,14 +163,16 @@
 // linalg.IterationLimit even if every returned pair has converged
 // (Converged = d then says so): the set may lack copies. Values that
 // agree within sqrt(Tol) ||A|| count as copies, and which copies of the
-// last wanted value are returned is left open. The single-vector methods
-// run the check first on the three-term Lanczos recurrence from the same
-// fresh vector, the locked vectors projected out at every step, with the
-// same rules: it needs no Gram-Schmidt pass against a basis and no
-// restart, so a step costs little more than the product. Only if it
-// cannot decide (a value better than the wanted ones, no resolution
-// within max(200, 4 first looks) steps, a breakdown) does the cycle in
-// the basis follow, from the same vector.
+// last wanted value are returned is left open. Unless a wanted value
+// already appears twice (a repeated eigenvalue, whose other copies are
+// likely missing), the single-vector methods run the check first on the
+// three-term Lanczos recurrence from the same fresh vector, the locked
+// vectors projected out at every step, with the same rules: it needs no
+// Gram-Schmidt pass against a basis and no restart, so a step costs
+// little more than the product. Only if it cannot decide (a value better
+// than the wanted ones, no resolution within max(200, 4 first looks)
+// steps, a breakdown) does the cycle in the basis follow, from the same
+// vector.
 //
 // Like every Krylov method this is a probabilistic guarantee, not a proof:
 // a missed copy whose direction the fresh vectors hardly touch could stay

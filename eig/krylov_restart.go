@@ -164,7 +164,12 @@ func (k *krylov) run(ctx context.Context) (int, linalg.Status, error) {
 			}
 			k.restartKeep(c, d, true)
 			c = d
-			if k.p == 1 && !cfg.relTol {
+			// The recurrence first, unless a wanted value already
+			// came twice: a repeated eigenvalue whose other copies the
+			// single vector may have missed, which the recurrence would
+			// find only to hand over to the check in the basis, which
+			// then finds it again.
+			if k.p == 1 && !cfg.relTol && repeated(ref[:d], math.Sqrt(cfg.tol)*k.normA) < 2 {
 				ok, err := k.screenCopies(ctx, d, ref, cycle, max(1, (cycle+3)/4))
 				if err != nil {
 					return c, linalg.Canceled, canceled(cfg.op, err)
