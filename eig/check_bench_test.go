@@ -17,14 +17,7 @@ import (
 func BenchmarkMultiplicityCheck(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{500, 1000, 2000, 4000} {
-		p, err := eigtest.KNNLaplacian(n, 10, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		a, err := eig.NewCSR(p.A)
-		if err != nil {
-			b.Fatal(err)
-		}
+		a := knnOperator(b, n)
 		for _, d := range []int{5, 10, 20} {
 			for _, check := range []string{"on", "off"} {
 				set := &eig.Settings{NoMultiplicityCheck: check == "off"}
@@ -34,4 +27,20 @@ func BenchmarkMultiplicityCheck(b *testing.B) {
 			}
 		}
 	}
+}
+
+// knnOperator returns the 10-NN graph Laplacian of eigtest.KNNLaplacian
+// (seed 1) on n points as a CSR operator: the sparse family of
+// BenchmarkVsEigsh.
+func knnOperator(tb testing.TB, n int) *eig.CSR {
+	tb.Helper()
+	p, err := eigtest.KNNLaplacian(n, 10, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a, err := eig.NewCSR(p.A)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a
 }

@@ -8,7 +8,6 @@ import (
 	"ukm/dataset/benchdata"
 	"ukm/dataset/datatest"
 	"ukm/eig"
-	"ukm/eig/eigtest"
 	"ukm/linalg"
 )
 
@@ -27,15 +26,7 @@ func BenchmarkSparseDispatch(b *testing.B) {
 	}
 	var ms []matrix
 	for _, n := range []int{500, 1000, 2000, 4000} {
-		p, err := eigtest.KNNLaplacian(n, 10, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		a, err := eig.NewCSR(p.A)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ms = append(ms, matrix{fmt.Sprintf("family=knn/n=%d", n), a})
+		ms = append(ms, matrix{fmt.Sprintf("family=knn/n=%d", n), knnOperator(b, n)})
 	}
 	for _, name := range []string{"heart", "ionosphere", "ssl_bci", "flare-solar", "ssl_usps", "ssl_digit1",
 		"ssl_coil2", "ssl_g241n", "banana", "usps"} {

@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/eig"
-	"ukm/eig/eigtest"
 	"ukm/linalg"
 )
 
@@ -142,14 +141,7 @@ func TestTopDDispatch(t *testing.T) {
 func TestTopDSparseSwitch(t *testing.T) {
 	ctx := context.Background()
 	for _, n := range []int{999, 1000} {
-		p, err := eigtest.KNNLaplacian(n, 10, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := eig.NewCSR(p.A)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := knnOperator(t, n)
 		var mid eig.Solver = eig.ThickRestart{}
 		if n >= 1000 {
 			mid = eig.Chebyshev{}

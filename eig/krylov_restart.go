@@ -169,7 +169,7 @@ func (k *krylov) run(ctx context.Context) (int, linalg.Status, error) {
 			// single vector may have missed, which the recurrence would
 			// find only to hand over to the check in the basis, which
 			// then finds it again.
-			if k.p == 1 && !cfg.relTol && repeated(ref[:d], math.Sqrt(cfg.tol)*k.normA) < 2 {
+			if k.p == 1 && !cfg.relTol && repeated(ref, math.Sqrt(cfg.tol)*k.normA) < 2 {
 				ok, err := k.screenCopies(ctx, d, ref, cycle, max(1, (cycle+3)/4))
 				if err != nil {
 					return c, linalg.Canceled, canceled(cfg.op, err)

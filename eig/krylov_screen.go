@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -22,7 +21,8 @@ import (
 // recurrence stay within the spectrum of the restricted operator (lost
 // orthogonality only repeats converged values, it invents none), and its
 // residual estimate beta_j |s_j| holds. Each step here costs the product,
-// two passes against the d locked vectors and the recurrence. The rules
+// a pass against the d locked vectors (two when the DGKS test asks) and
+// the recurrence. The rules
 // are those of the check in the basis: the same length before the first
 // look, the same spacing of looks, the same test for a better value and
 // the same resolution test. When the screen cannot decide (a better value,
@@ -56,7 +56,7 @@ func (k *krylov) screenCopies(ctx context.Context, d int, ref []float64, first, 
 	alpha, beta := k.scrA[:0], k.scrB[:0]
 	defer func() { k.scrA, k.scrB = alpha, beta }()
 	win := math.Sqrt(k.cfg.tol) * k.normA
-	coef := k.c1[:d]
+	coef := k.c1[:d] // project's coefficients, not needed
 	next := first
 	for j := 1; j <= budget; j++ {
 		if err := ctx.Err(); err != nil {
@@ -78,10 +78,11 @@ func (k *krylov) screenCopies(ctx context.Context, d int, ref []float64, first, 
 		// but they must stay out of the locked space to the last digit,
 		// or the locked values would come back as better ones.
 		b0 := normEst(w)
-		lockedOut(k.v, d, w, coef)
+		clear(coef)
+		k.project(&wView, 0, d, coef)
 		b := normEst(w)
 		if b < eta*b0 {
-			lockedOut(k.v, d, w, coef)
+			k.project(&wView, 0, d, coef)
 			b = normEst(w)
 		}
 		alpha, beta = append(alpha, a), append(beta, b)
@@ -110,15 +111,6 @@ func (k *krylov) screenCopies(ctx context.Context, d int, ref []float64, first, 
 		}
 	}
 	return false, nil
-}
-
-// lockedOut removes from w its components along the rows V[0:d] (one
-// classical Gram-Schmidt pass; coef is scratch of length d).
-func lockedOut(v *mat.Dense, d int, w, coef []float64) {
-	vr := v.RawMatrix()
-	bl := blas64.Implementation()
-	bl.Dgemv(blas.NoTrans, d, vr.Cols, 1, vr.Data, vr.Stride, w, 1, 0, coef, 1)
-	bl.Dgemv(blas.Trans, d, vr.Cols, -1, vr.Data, vr.Stride, coef, 1, 1, w, 1)
 }
 
 // screenSteps is the least budget of screenCopies (steps of the

@@ -55,13 +55,7 @@ func BenchmarkVsEigsh(b *testing.B) {
 		for _, d := range []int{5, 20, 50} {
 			b.Run(fmt.Sprintf("family=knn/n=%d/d=%d", n, d), func(b *testing.B) {
 				if knn == nil {
-					p, err := eigtest.KNNLaplacian(n, 10, 1)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if knn, err = eig.NewCSR(p.A); err != nil {
-						b.Fatal(err)
-					}
+					knn = knnOperator(b, n)
 				}
 				benchSolve(b, func() (*eig.Result, error) { return eig.TopD(ctx, knn, d, nil) })
 			})
@@ -119,14 +113,7 @@ func benchSolve(b *testing.B, solve func() (*eig.Result, error)) {
 func BenchmarkSparseSolvers(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{200, 500, 1000, 2000} {
-		p, err := eigtest.KNNLaplacian(n, 10, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		knn, err := eig.NewCSR(p.A)
-		if err != nil {
-			b.Fatal(err)
-		}
+		knn := knnOperator(b, n)
 		for _, d := range []int{20, 50} {
 			for _, sv := range []struct {
 				name  string
