@@ -10,7 +10,10 @@
 //	ukm version
 //
 // demo needs no files: it runs on synthetic sets generated in code.
-// reproduce regenerates the papers' tables from the reference data sets.
+// reproduce regenerates the papers' tables from the reference data sets; a
+// trial that fails costs its cell that draw (in every column), is reported
+// as it happens and listed under the table, and the exit status is then 1
+// with the table written.
 // fit and predict read a user's CSV (a label column; an empty label marks an
 // unlabeled row) or LIBSVM file, gzip-compressed or not, and print one
 // predicted class per row as CSV on standard output.

@@ -103,6 +103,7 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if !*quiet {
 		cfg.Progress = newProgress(stderr, *table).update
 	}
+	cfg.OnFailure = func(f repro.Failure) { fmt.Fprintf(stderr, "\nreproduce: %s (the run goes on without this draw)\n", f) }
 	res, err := repro.Run(ctx, cfg)
 	if err != nil {
 		return err
@@ -117,7 +118,14 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := res.JSON(jsonFile); err != nil {
 			return err
 		}
-		return jsonFile.Close()
+		if err := jsonFile.Close(); err != nil {
+			return err
+		}
+	}
+	if n := len(res.Failures); n > 0 {
+		// The table is written; the exit status still says that it is
+		// missing draws.
+		return fmt.Errorf("reproduce: %d trials failed; the table leaves their draws out (listed under it)", n)
 	}
 	return nil
 }

@@ -98,6 +98,7 @@ type bmalState struct {
 type bmalCurve struct {
 	metric []float64
 	times  []models.StageTimes
+	err    error // the loop's error, if it failed
 }
 
 func bmalMethod(name string, base *models.Options, learned bool, mk func(uint64) active.Selector) Method {
@@ -110,18 +111,24 @@ func bmalMethod(name string, base *models.Options, learned bool, mk func(uint64)
 		r := (len(labeled) - bmalInitial) / bmalBatch
 		if r == 0 {
 			c, err := bmalRun(ctx, d, labeled, seed, base, learned, mk(seed))
+			// A failed loop keeps its place, so that the later rows read
+			// the curves of their own trials, and fails them too.
+			c.err = err
+			st.curves = append(st.curves, c)
 			if err != nil {
 				return Trial{}, err
 			}
-			st.curves = append(st.curves, c)
 			return Trial{Accuracy: c.metric[0], Times: c.times[0]}, nil
 		}
 		t := st.reads[r]
 		st.reads[r]++
 		if t >= len(st.curves) {
-			return Trial{}, errors.New("repro: a learning-curve row was asked before its first row ran (run the table without -sizes)")
+			return Trial{}, fatalError{errors.New("repro: a learning-curve row was asked before its first row ran (run the table without -sizes)")}
 		}
 		c := st.curves[t]
+		if c.err != nil {
+			return Trial{}, fmt.Errorf("repro: the loop of this trial failed: %w", c.err)
+		}
 		if r >= len(c.metric) {
 			return Trial{}, fmt.Errorf("repro: the loop stopped after %d rounds", len(c.metric)-1)
 		}

@@ -109,6 +109,18 @@ func (r *Result) Markdown(w io.Writer) error {
 		fmt.Fprintf(&b, "%d trials ended with a classifier warning (iteration limit or stalled line search on an "+
 			"ill-conditioned kernel); their best iterate was scored.\n\n", warned)
 	}
+	if len(r.Failures) > 0 {
+		fmt.Fprintf(&b, "%d trials failed; each one's draw is left out of its cell in every column (cells marked "+
+			"\"[k failed]\"), so that the comparisons stay paired:\n\n", len(r.Failures))
+		for i, f := range r.Failures {
+			if i == maxListedFailures {
+				fmt.Fprintf(&b, "- and %d more\n", len(r.Failures)-i)
+				break
+			}
+			fmt.Fprintf(&b, "- %s\n", f)
+		}
+		b.WriteString("\n")
+	}
 	if r.Table.Claim != nil {
 		b.WriteString("Claims of the paper, tested on these results:\n\n" + r.Table.Claim(r) + "\n")
 	}
@@ -116,6 +128,9 @@ func (r *Result) Markdown(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// maxListedFailures bounds the failures Markdown lists one by one.
+const maxListedFailures = 20
 
 // sizeLabel is a row's labeled size: "20", or "50/class".
 func sizeLabel(row *Row) string {
@@ -166,6 +181,9 @@ func cell(row *Row) string {
 	if p := row.Published; p != nil {
 		s += fmt.Sprintf(" (%.2f, %+.2f)", p.Mean, row.Summary.Mean-p.Mean)
 	}
+	if row.Failed > 0 {
+		s += fmt.Sprintf(" [%d failed]", row.Failed)
+	}
 	return s
 }
 
@@ -181,6 +199,7 @@ type jsonRow struct {
 	Published *float64       `json:"published,omitempty"`
 	PValue    *float64       `json:"p_vs_best,omitempty"`
 	Chosen    map[string]int `json:"chosen,omitempty"`
+	Failed    int            `json:"failed,omitempty"`
 }
 
 type jsonSeconds struct {
@@ -196,19 +215,30 @@ type jsonSeconds struct {
 // mean and stderr.
 func (r *Result) JSON(w io.Writer) error {
 	out := struct {
-		Table  string    `json:"table"`
-		Trials int       `json:"trials"`
-		Seed   uint64    `json:"seed"`
-		Rows   []jsonRow `json:"rows"`
+		Table    string    `json:"table"`
+		Trials   int       `json:"trials"`
+		Seed     uint64    `json:"seed"`
+		Rows     []jsonRow `json:"rows"`
+		Failures []string  `json:"failures,omitempty"`
 	}{Table: r.Table.Name, Trials: r.Config.Trials, Seed: r.Config.Seed}
+	for _, f := range r.Failures {
+		out.Failures = append(out.Failures, f.String())
+	}
 	for _, row := range r.Rows {
-		j := jsonRow{Dataset: row.Dataset, Labeled: row.Labeled, PerClass: row.PerClass, Method: row.Method, Chosen: row.Chosen}
+		j := jsonRow{Dataset: row.Dataset, Labeled: row.Labeled, PerClass: row.PerClass, Method: row.Method, Chosen: row.Chosen, Failed: row.Failed}
 		if !row.NA {
 			m, s, p := row.Summary.Mean, row.Summary.StdErr, row.PValue
 			if math.IsNaN(s) {
 				s = 0
 			}
+			if math.IsNaN(p) {
+				p = 1
+			}
 			j.Mean, j.StdErr, j.PValue = &m, &s, &p
+			if math.IsNaN(m) {
+				// No draw left (every one failed): no mean to give.
+				j.Mean, j.StdErr, j.PValue = nil, nil, nil
+			}
 			j.Trials = row.Summary.N
 			j.Seconds = jsonSeconds{row.Seconds.Kernel, row.Seconds.Eig, row.Seconds.QP, row.Seconds.Fit, row.Seconds.Total}
 		}

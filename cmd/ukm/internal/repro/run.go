@@ -117,6 +117,9 @@ type Config struct {
 	Peers Peers
 	// DrawsOnly writes the draws and runs no method.
 	DrawsOnly bool
+	// OnFailure, if set, is called when a trial fails, as it happens (the
+	// run goes on; Result.Failures keeps the list).
+	OnFailure func(Failure)
 }
 
 // Row is one (dataset, labeled size, method) cell.
@@ -134,7 +137,12 @@ type Row struct {
 	PValue    float64 // paired t-test against the group's best (1 for the best)
 	// Chosen counts the configurations a model selection chose, by name.
 	Chosen map[string]int
+	// Failed counts the draws left out of this cell because a method of
+	// the cell failed on them (every column loses the draw, so the
+	// comparisons stay paired); Result.Failures says why.
+	Failed int
 	acc    []float64
+	ran    int // trials whose times Seconds sums
 }
 
 // Seconds holds mean wall-clock seconds per trial by stage.
@@ -149,6 +157,28 @@ type Result struct {
 	Methods []Method
 	Rows    []*Row
 	Elapsed time.Duration
+	// Failures lists the trials that ended in an error, in the order they
+	// ran. The run goes on without them: a failure costs its cell one draw
+	// (Row.Failed), not the table.
+	Failures []Failure
+}
+
+// Failure is one method's error on one labeled set.
+type Failure struct {
+	Dataset  string
+	Labeled  int
+	PerClass bool
+	Trial    int
+	Method   string
+	Err      error
+}
+
+func (f Failure) String() string {
+	lab := fmt.Sprint(f.Labeled)
+	if f.PerClass {
+		lab += "/class"
+	}
+	return fmt.Sprintf("%s l=%s trial %d %s: %v", f.Dataset, lab, f.Trial, f.Method, f.Err)
 }
 
 // Tables lists the reproducible tables by name.
@@ -256,6 +286,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					group[mi].Published = &p
 				}
 			}
+			failed := make([]bool, cfg.Trials)
 			for trial := 0; trial < cfg.Trials; trial++ {
 				seed := trialSeed(cfg.Seed, di, si, trial)
 				rng := rand.New(rand.NewPCG(seed, 0x1abe1))
@@ -276,6 +307,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if cfg.DrawsOnly {
 					continue
 				}
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				for mi, m := range methods {
 					if m.NA {
 						continue
@@ -287,11 +321,25 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					} else {
 						tr, err = m.Run(ctx, d, labeled, seed)
 					}
-					if err != nil {
-						return nil, fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
-					}
 					r := group[mi]
+					if err != nil {
+						var fe fatalError
+						if m.Peer || ctx.Err() != nil || errors.As(err, &fe) {
+							// A peer file without this draw is the wrong
+							// file, a cancelled run stops, and so does a
+							// misuse of the table.
+							return nil, fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
+						}
+						res.Failures = append(res.Failures, Failure{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Method: m.Name, Err: err})
+						if cfg.OnFailure != nil {
+							cfg.OnFailure(res.Failures[len(res.Failures)-1])
+						}
+						failed[trial] = true
+						r.acc = append(r.acc, math.NaN())
+						continue
+					}
 					r.acc = append(r.acc, tr.Accuracy)
+					r.ran++
 					if tr.Warning != nil {
 						r.Warnings++
 					}
@@ -312,7 +360,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					cfg.Progress(done, total)
 				}
 			}
-			finishGroup(group, cfg.Trials)
+			finishGroup(group, failed)
 			res.Rows = append(res.Rows, group...)
 		}
 	}
@@ -320,20 +368,46 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
+// fatalError marks a method's error that every draw would meet (a misuse
+// of the table, such as reading rows that were not run): it ends the run
+// instead of costing one draw.
+type fatalError struct{ error }
+
+func (e fatalError) Unwrap() error { return e.error }
+
 // trialSeed derives the seed of one trial so that every method sees the
 // same labeled set (paired comparisons) and cells are independent.
 func trialSeed(seed uint64, di, si, trial int) uint64 {
 	return seed*0x9e3779b97f4a7c15 + uint64(di)<<40 + uint64(si)<<24 + uint64(trial)
 }
 
-func finishGroup(group []*Row, trials int) {
+// finishGroup summarises the rows of one cell: the draws on which any
+// method failed are dropped from every row, so that the paired tests
+// compare the same draws.
+func finishGroup(group []*Row, failed []bool) {
+	nFailed := 0
+	for _, f := range failed {
+		if f {
+			nFailed++
+		}
+	}
 	var best *Row
 	for _, r := range group {
 		if r.NA {
 			continue
 		}
+		if nFailed > 0 {
+			kept := r.acc[:0]
+			for t, a := range r.acc {
+				if !failed[t] {
+					kept = append(kept, a)
+				}
+			}
+			r.acc, r.Failed = kept, nFailed
+		}
 		r.Summary = Summarize(r.acc)
-		f := 1 / float64(trials)
+		// Times are per trial the method completed.
+		f := 1 / float64(max(1, r.ran))
 		r.Seconds = Seconds{r.Seconds.Kernel * f, r.Seconds.Eig * f, r.Seconds.QP * f, r.Seconds.Fit * f, r.Seconds.Total * f}
 		if best == nil || r.Summary.Mean > best.Summary.Mean {
 			best = r
