@@ -3,9 +3,8 @@ package repro
 import (
 	"fmt"
 
-	"ukm/models/active"
-
 	"ukm/models"
+	"ukm/models/active"
 )
 
 func activeTruth(y []int) active.Oracle { return active.GroundTruth(y) }
