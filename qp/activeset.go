@@ -41,7 +41,11 @@ var _ Solver = (*ActiveSet)(nil)
 // distinct amounts of relative size 1e-11, removed at the end with a
 // refinement onto the working set; Bland's smallest-index rule is the last
 // resort against cycling. A blocking row found dependent on the working set
-// is skipped until a constraint leaves it.
+// is skipped until a constraint leaves it. At a candidate optimum the rows and
+// bounds outside the working set are checked at the refined point: one that a
+// long step left violated beyond the feasibility tolerance (its decrease along
+// the step was within the ratio test's rounding) joins the working set, and
+// the method goes on from there.
 //
 // A cold start of a strictly convex problem with dense rows is first handed to
 // GoldfarbIdnani (a dual crash; see Solve), which needs far fewer iterations.
@@ -88,6 +92,8 @@ type ActiveSet struct {
 	perturbed               bool    // the rhs of inequalities and bounds are relaxed (see perturbation)
 	box                     float64 // phase 1's box |x_j| <= box on variables without bounds (0: none)
 	refined                 bool    // x was refined on the current working set
+	feasTol                 float64 // phase 2: the violation a row outside the working set may keep at the optimum
+	restored                int     // phase 2: rows added because the optimum violated them (see run)
 	zeroSteps               int
 	iter                    int
 	maxIter                 int
@@ -281,6 +287,7 @@ func (a *ActiveSet) solve(ctx context.Context, p *Problem, start *Start, set Set
 		bmax = math.Max(bmax, math.Abs(p.Bin[i]))
 	}
 	feasTol := set.Tol * (1 + bmax)
+	a.feasTol, a.restored = feasTol, 0
 	var cands []int
 	if start != nil {
 		cands = start.Working

@@ -64,8 +64,11 @@ const machEps = 0x1p-52
 // 1e-9). The correction u solves the triangular system with the residuals
 // themselves, so it restores the working constraints to rounding of their own
 // terms. It expects a.g = ∇f = Hx + g, and recomputes it. It reports the largest
-// |Δx_j| relative to max(1, ‖x‖∞).
-func (a *ActiveSet) refine() float64 {
+// |Δx_j| relative to max(1, ‖x‖∞). Without newton it takes the correction Yu
+// alone: the Newton step along the null space of an ill-conditioned reduced
+// Hessian can be huge, and its rounding then moves x off the working
+// constraints again.
+func (a *ActiveSet) refine(newton bool) float64 {
 	N, m := a.dim, a.m
 	u := a.lam[:m]
 	for k := 0; k < m; k++ {
@@ -89,7 +92,7 @@ func (a *ActiveSet) refine() float64 {
 		}
 	}
 	p := a.p_[:N]
-	if m < N {
+	if m < N && newton {
 		a.hmul(dy, a.hz)
 		for i := 0; i < N; i++ {
 			a.g[i] += a.hz[i]
@@ -107,6 +110,39 @@ func (a *ActiveSet) refine() float64 {
 	}
 	a.grad()
 	return dmax / xmax
+}
+
+// restoreViolated adds to the working set the row or bound outside it that
+// the candidate optimum violates most by more than feasTol, and reports
+// whether it did. The ratio test passes over a row whose decrease along a
+// step is within rounding of the step's length; after a huge step (along a
+// direction of nearly zero curvature) that rounding is a violation of the
+// row itself. Once on the working set, the next refinement puts x back on
+// the row, and the multipliers decide again. At most one addition per row,
+// so the loop ends.
+func (a *ActiveSet) restoreViolated() bool {
+	if a.restored >= a.nrow+2*a.n {
+		return false
+	}
+	worst, id := a.feasTol, -1
+	for i := a.meq; i < a.nrow+2*a.n; i++ {
+		if a.inWS[i] || a.skip[i] {
+			continue
+		}
+		b := a.rhs(i)
+		if math.IsInf(b, -1) {
+			continue
+		}
+		if v := b - a.dot(i, a.x); v > worst {
+			worst, id = v, i
+		}
+	}
+	if id < 0 || !a.add(id, true) {
+		return false
+	}
+	a.restored++
+	a.refined = false
+	return true
 }
 
 // run iterates from a feasible x with a prepared working set.
@@ -157,14 +193,26 @@ func (a *ActiveSet) run(ctx context.Context) (linalg.Status, error) {
 					// refine x onto the working set, then test again
 					a.perturbed, a.refined = false, false
 				}
-				if a.phase1 || a.refined {
+				if a.phase1 {
+					return linalg.Optimal, nil
+				}
+				if a.refined {
+					if a.restoreViolated() {
+						continue
+					}
 					return linalg.Optimal, nil
 				}
 				// candidate optimum: refine x on the working set, then test
-				// the multipliers again at the refined point
+				// the multipliers again at the refined point; the last
+				// steps put x back on the working constraints alone
 				a.refined = true
 				for k := 0; k < refineSteps; k++ {
-					if a.refine() <= 4*machEps {
+					if a.refine(true) <= 4*machEps {
+						break
+					}
+				}
+				for k := 0; k < refineSteps; k++ {
+					if a.refine(false) <= 4*machEps {
 						break
 					}
 				}

@@ -11,7 +11,7 @@ import (
 
 // KKT holds relative KKT residuals measured at a point; see Residuals.
 type KKT struct {
-	Stationarity    float64 // max_j |(Hx + g − Aeqᵀ·Eq − Ainᵀ·Ineq − Lower + Upper)_j| / (1 + largest term of that sum, Σ_k|H_jk x_k| for Hx)
+	Stationarity    float64 // max_j |(Hx + g − Aeqᵀ·Eq − Ainᵀ·Ineq − Lower + Upper)_j| / (1 + max(|g_j|, Σ_k|H_jk x_k|, |(Aeqᵀ·Eq + Ainᵀ·Ineq + Lower − Upper)_j|))
 	PrimalFeas      float64 // max_i violation_i / (1 + max(|b_i|, |a_iᵀx|))
 	DualFeas        float64 // largest wrongly signed multiplier (or multiplier of an infinite bound) / (1 + largest multiplier)
 	Complementarity float64 // max_i |λ_i·slack_i| / ((1 + |λ_i|)(1 + Σ_k |a_ik x_k| + |b_i|))
@@ -95,8 +95,6 @@ func residuals(p *Problem, n, meq, min int, x, eq, ineq, lower, upper, r, scale 
 				}
 				ax += aij * x[j]
 				axa += math.Abs(aij * x[j])
-				r[j] -= aij * lam
-				scale[j] = fmax(scale[j], math.Abs(aij*lam))
 			}
 			rs := ax - b[i]
 			// the computed row value, not Σ|a_ik x_k|: a huge x whose row sums
@@ -123,14 +121,11 @@ func residuals(p *Problem, n, meq, min int, x, eq, ineq, lower, upper, r, scale 
 			var lam, bnd, slack float64
 			if side == 0 {
 				lam, bnd = get(lower, j), p.lo(j)
-				r[j] -= lam
 				slack = x[j] - bnd
 			} else {
 				lam, bnd = get(upper, j), p.up(j)
-				r[j] += lam
 				slack = bnd - x[j]
 			}
-			scale[j] = fmax(scale[j], math.Abs(lam))
 			maxMult = fmax(maxMult, math.Abs(lam))
 			if math.IsInf(bnd, 0) {
 				dual = fmax(dual, math.Abs(lam))
@@ -145,8 +140,21 @@ func residuals(p *Problem, n, meq, min int, x, eq, ineq, lower, upper, r, scale 
 		dual = fmax(dual, -get(ineq, i))
 	}
 	k.DualFeas = fmax(0, dual) / (1 + maxMult)
+	// r holds g + Hx; the multipliers' sum (Aᵀλ)_j is formed on its own
+	// and subtracted once, and it is also their share of the scale, as
+	// OSQP measures it, not their largest term: multipliers that cancel
+	// each other (huge ones on dependent rows) must neither swamp g + Hx
+	// in the sum nor make the residual look small beside them, or a point
+	// that is not optimal would pass for one.
 	for j := 0; j < n; j++ {
-		k.Stationarity = fmax(k.Stationarity, math.Abs(r[j])/(1+scale[j]))
+		net := get(lower, j) - get(upper, j)
+		for i := 0; i < meq; i++ {
+			net += p.Aeq.At(i, j) * get(eq, i)
+		}
+		for i := 0; i < min; i++ {
+			net += p.Ain.At(i, j) * get(ineq, i)
+		}
+		k.Stationarity = fmax(k.Stationarity, math.Abs(r[j]-net)/(1+fmax(scale[j], math.Abs(net))))
 	}
 	return k, nil
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ukm/linalg"
 	"ukm/qp"
 	"ukm/qp/qptest"
@@ -88,5 +90,41 @@ func TestADMMIterationLimitPoint(t *testing.T) {
 	// limit, away from feasibility (which the doc must therefore not claim)
 	if limited == 0 || infeasible == 0 {
 		t.Errorf("%d families at the iteration limit, %d of them infeasible; want some of each", limited, infeasible)
+	}
+}
+
+// TestResidualsCancellingMultipliers: multipliers that cancel each other on
+// dependent rows do not make a point that is not optimal look stationary.
+// On two copies of the row x1 + x2 = 1 (minimise ½‖x‖²), the feasible point
+// (1, 0) is not optimal whatever the multipliers; with 1e16 and −1e16 the
+// largest term of the multiplier sum is 1e16, which a scale by terms would
+// have taken as the size of a residual of 1. (1e-6 is the guard above
+// which the solvers report NumericalFailure instead of Optimal.) (The fuzz corpus holds the
+// case that found it: the dual crash's answer on three copies of one row
+// and a singular H, 48 above the optimum, passed as Optimal.)
+func TestResidualsCancellingMultipliers(t *testing.T) {
+	p := &qp.Problem{
+		H:   mat.NewSymDense(2, []float64{1, 0, 0, 1}),
+		G:   []float64{0, 0},
+		Aeq: mat.NewDense(2, 2, []float64{1, 1, 1, 1}),
+		Beq: []float64{1, 1},
+	}
+	for _, tc := range []struct {
+		name    string
+		x, eq   []float64
+		optimal bool
+	}{
+		{"optimum", []float64{0.5, 0.5}, []float64{0.25, 0.25}, true},
+		{"optimum, multipliers on one copy", []float64{0.5, 0.5}, []float64{0.5, 0}, true},
+		{"cancelling multipliers", []float64{1, 0}, []float64{1e16, -1e16}, false},
+		{"cancelling multipliers at the optimum", []float64{0.5, 0.5}, []float64{1e16, -1e16}, false},
+	} {
+		k, err := qp.Residuals(p, tc.x, tc.eq, nil, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok := k.Max() <= 1e-6; ok != tc.optimal {
+			t.Errorf("%s: KKT %+v, passes %v, want %v", tc.name, k, ok, tc.optimal)
+		}
 	}
 }
