@@ -30,6 +30,7 @@ const (
 type scaling struct {
 	d, e    []float64 // column factors (n), row factors (meq + min)
 	c       float64   // objective factor
+	uniform bool      // rows and objective scaled only (all data of one size far from 1)
 	cn, rn  []float64 // scratch: column and row norms
 	h       mat.SymDense
 	aeq     mat.Dense
@@ -45,8 +46,8 @@ type scaling struct {
 }
 
 // prepare computes the factors for p and, if the problem is badly scaled
-// (factors spread beyond scaleSpread), builds the scaled problem in s.p and
-// reports true. It costs O(scaleIters·(n² + rows·n)).
+// (factors spread beyond scaleSpread, or all beyond it from 1), builds the
+// scaled problem in s.p and reports true. It costs O(scaleIters·(n² + rows·n)).
 func (s *scaling) prepare(p *Problem, n, meq, min int) bool {
 	m := meq + min
 	s.d, s.e = grow(s.d, n), grow(s.e, m)
@@ -105,8 +106,30 @@ func (s *scaling) prepare(p *Problem, n, meq, min int) bool {
 			break
 		}
 	}
+	s.uniform = false
 	if spread(s.d) <= scaleSpread && spread(s.e) <= scaleSpread {
-		return false
+		if extent(s.d) <= scaleSpread && extent(s.e) <= scaleSpread {
+			return false
+		}
+		// All the data of one size, far from 1 (every entry 1e-30, say):
+		// the tolerances and residuals that add 1 to a scale would be
+		// absolute, so that rows of size 1e-30 count as satisfied by any
+		// point. Scale each row, and the objective, to entries near 1;
+		// the variables keep their units.
+		s.uniform = true
+		fill(s.d, 1)
+		for i := range s.e {
+			m := 0.0
+			for _, a := range row(i) {
+				m = fmax(m, math.Abs(a))
+			}
+			s.e[i] = 1
+			if m > 0 {
+				s.e[i] = pow2(1 / m)
+			}
+		}
+		s.build(p, n, meq, min)
+		return true
 	}
 	for j := range s.d {
 		s.d[j] = pow2(s.d[j])
@@ -128,6 +151,23 @@ func spread(v []float64) float64 {
 		return 1
 	}
 	return hi / lo
+}
+
+// extent returns max(max(v), 1/min(v)) of positive factors (1 for an empty
+// v): how far they are from 1. Factors that agree with each other but not
+// with 1 belong to a problem whose data are all tiny or all huge (see
+// prepare).
+func extent(v []float64) float64 {
+	lo, hi := math.Inf(1), 0.0
+	for _, x := range v {
+		if x > 0 {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+	}
+	if hi == 0 {
+		return 1
+	}
+	return math.Max(hi, 1/lo)
 }
 
 // pow2 rounds v > 0 to the nearest power of two (in the logarithm).
@@ -157,7 +197,9 @@ func (s *scaling) build(p *Problem, n, meq, min int) {
 		big = fmax(big, hm)
 	}
 	s.c = 1
-	if big > 0 {
+	if big > 0 && s.uniform {
+		s.c = pow2(1 / big)
+	} else if big > 0 {
 		s.c = pow2(math.Min(math.Max(1/big, 1e-6), 1e6))
 	}
 	for j := range s.g {
