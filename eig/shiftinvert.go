@@ -39,9 +39,12 @@ import (
 // A Sigma inside the spectrum, where the shifted matrix is indefinite and
 // an indefinite factorization would be needed, is an error wrapping
 // linalg.ErrNotPSD, and a Sigma equal to an eigenvalue of A to working
-// precision (a singular shifted matrix, a zero pivot) one wrapping
-// linalg.ErrDegenerate; the error names the failing pivot, and the
-// Result's Status is linalg.NotRun.
+// precision one wrapping linalg.ErrDegenerate: a zero pivot (the error
+// names it), or a shifted matrix whose condition exceeds 1/(n eps), as the
+// dense factorization measures it and as the first pass finds it for the
+// sparse one (a largest value of the inverse above 1/(n eps (||A|| +
+// |Sigma|))), where the other values of the inverse would be lost in the
+// rounding of that one. The Result's Status is then linalg.NotRun.
 //
 // Each expansion step applies the inverse once (two triangular solves,
 // O(nnz(L)), after a factorization whose cost NewSparseCholesky states);
@@ -223,6 +226,16 @@ func (r *siRun) solve(careful bool) (res *Result, missed bool, err error) {
 		res.Solves = r.inv.solves
 		if err != nil || p.ritz == nil {
 			return res, false, err
+		}
+		if pass == 0 && p.top*float64(n)*dlamchE*(r.norm+math.Abs(r.sigma)) >= 1 {
+			// 1/top bounds the smallest eigenvalue of the shifted matrix
+			// from above: within n eps of its norm, Sigma is an eigenvalue
+			// of A to working precision, as the dense factorization's
+			// condition test says, and the inverse's other values are
+			// lost in the rounding of its largest.
+			res.Status = linalg.NotRun
+			return res, false, linalg.Errorf(linalg.ErrDegenerate, "eig.ShiftInvert.Solve",
+				"the shifted matrix (Sigma = %g) is singular to working precision: its smallest eigenvalue is at most %.3g, within n eps of its norm; Sigma is an eigenvalue of A (move it away from the spectrum)", r.sigma, 1/p.top)
 		}
 		exact = p.exact
 		// The pairs of A on the span of the locked vectors and the Ritz

@@ -21,7 +21,8 @@ type passOut struct {
 	beyond          ritzSet    // accurate Ritz vectors after the wanted ones (see beyondRitz)
 	status          linalg.Status
 	iters, restarts int
-	exact           bool // the dense method: exact pairs
+	exact           bool    // the dense method: exact pairs
+	top             float64 // the largest Ritz value (a lower bound on the operator's largest eigenvalue)
 }
 
 // runPass runs thick-restart Lanczos with basis size m (the dense method
@@ -33,6 +34,9 @@ func runPass(ctx context.Context, op Operator, cfg *checked, m int, cut float64)
 	if small(cfg, 1, m) {
 		r, err := solveDense(ctx, op, cfg)
 		out := passOut{status: r.Status, exact: true}
+		if len(r.Values) > 0 {
+			out.top = r.Values[0]
+		}
 		if r.Vectors != nil {
 			out.ritz = mat.DenseCopyOf(r.Vectors.T())
 		}
@@ -45,6 +49,9 @@ func runPass(ctx context.Context, op Operator, cfg *checked, m int, cut float64)
 	c, status, err := k.run(ctx)
 	r := k.result(c, status, false)
 	out := passOut{status: r.Status, iters: k.iters, restarts: k.restarts}
+	if len(r.Values) > 0 {
+		out.top = r.Values[0]
+	}
 	if r.Vectors != nil {
 		out.ritz = mat.DenseCopyOf(r.Vectors.T())
 	}
