@@ -1,0 +1,156 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+	"ukm/models"
+)
+
+// FuzzFit runs the whole pipeline (scaling, kernel or graph, eigenpairs,
+// design, classifier) on small data sets built from the bytes — n <= 30
+// points in p <= 5 dimensions on a grid of 1/4 (duplicate rows, constant
+// columns and ties are likely), 1 to n labeled points, one or several
+// classes, every kernel, design and classifier, d and the decay from the
+// bytes — and checks the contract: an error wraps linalg.ErrInvalid (the
+// input's fault) or one of the outcome errors (linalg.ErrIterationLimit,
+// ErrStalled, ErrNumerical, ErrInfeasible, ErrUnbounded), never a panic; a model
+// predicts one of the labels' classes for every row, with probabilities
+// that are finite and sum to 1.
+func FuzzFit(f *testing.F) {
+	f.Add([]byte{20, 2, 6, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte{30, 4, 10, 3, 1, 2, 200, 30, 77, 1, 0, 0, 9, 100})
+	f.Add([]byte{8, 1, 2, 1, 5, 1, 64, 64, 64})
+	f.Add([]byte{25, 3, 4, 2, 9, 0, 129, 127, 130, 126, 1})
+	f.Add([]byte{16, 2, 16, 3, 12, 1, 5, 9, 33, 1})
+	f.Fuzz(func(t *testing.T, data []byte) { fitContract(t, data) })
+}
+
+// fitContract is FuzzFit's check of one input; it reports whether a model
+// was fitted.
+func fitContract(t *testing.T, data []byte) bool {
+	if len(data) < 7 {
+		return false
+	}
+	n := 3 + int(data[0])%28
+	p := 1 + int(data[1])%5
+	l := 2 + int(data[2])%(n-1)
+	kind := models.KernelKind(data[3] % 4)
+	design := models.DesignKind(data[4] % 10) // SKL … LabelSpreading
+	classifier := models.ClassifierKind(data[5] % 3)
+	vals := data[6:]
+	k := 0
+	next := func() byte {
+		b := vals[k%len(vals)]
+		k++
+		return b
+	}
+	x := mat.NewDense(n, p, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < p; j++ {
+			x.Set(i, j, float64(int(next())%17-8)/4)
+		}
+	}
+	// Mostly valid labels (distinct points, every class present), so
+	// that most inputs reach the solvers; one class, or a repeated
+	// point, now and then.
+	classes := 2 + int(next())%2
+	if next()%16 == 0 {
+		classes = 1
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := n - 1; i > 0; i-- {
+		j := int(next()) % (i + 1)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	labeled := perm[:l]
+	if next()%16 == 0 && l > 1 {
+		labeled[1] = labeled[0]
+	}
+	labels := make([]int, l)
+	for a := range labels {
+		labels[a] = a % classes
+		if a >= classes {
+			labels[a] = int(next()) % classes
+		}
+	}
+	// Mostly valid settings too: the decay only for the designs that use
+	// it, label spreading on the whole graph as its options require, d up
+	// to n (beyond it now and then).
+	opt := &models.Options{
+		Kernel:     models.KernelSpec{Kind: kind},
+		Design:     design,
+		Classifier: classifier,
+		D:          int(next()) % (n + 1),
+		Bias:       classifier == models.KLR && next()%2 == 1,
+		GraphK:     int(next()) % 8,
+		Seed:       uint64(len(data)),
+	}
+	if next()%16 == 0 {
+		opt.D = n + 1
+	}
+	if design == models.SKL || design == models.MM {
+		// (and with the Spread classifier below, which ignores it: an error)
+		opt.Decay = 1 + float64(next()%9)/4
+	}
+	if classifier == models.Spread {
+		opt.Kernel.Kind, opt.Design, opt.D = models.KNN, models.LabelSpreading, 0
+	}
+	m, err := models.Fit(context.Background(), x, labeled, labels, opt)
+	if err != nil {
+		// the package's vocabulary: the input's fault, or an outcome
+		for _, kind := range []error{linalg.ErrInvalid, linalg.ErrIterationLimit, linalg.ErrStalled, linalg.ErrNumerical, linalg.ErrInfeasible, linalg.ErrUnbounded} {
+			if errors.Is(err, kind) {
+				return false
+			}
+		}
+		t.Fatalf("Fit: an error of no kind of the vocabulary: %v", err)
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	pred, err := m.PredictRows(nil, all)
+	if err != nil {
+		t.Fatalf("PredictRows after a successful fit: %v", err)
+	}
+	seen := map[int]bool{}
+	for _, c := range labels {
+		seen[c] = true
+	}
+	for i, c := range pred {
+		if !seen[c] {
+			t.Fatalf("row %d predicted as class %d, which no label has (labels %v)", i, c, labels)
+		}
+	}
+	proba, err := m.ProbaRows(nil, all)
+	if errors.Is(err, models.ErrNoProbability) && classifier == models.SVM {
+		return true // documented: the SVM has no probabilities
+	}
+	if err != nil {
+		t.Fatalf("ProbaRows after a successful fit: %v", err)
+	}
+	r, c := proba.Dims()
+	for i := 0; i < r; i++ {
+		s := 0.0
+		for j := 0; j < c; j++ {
+			v := proba.At(i, j)
+			if math.IsNaN(v) || v < 0 || v > 1 {
+				t.Fatalf("row %d: probability %v", i, v)
+			}
+			s += v
+		}
+		if math.Abs(s-1) > 1e-9 {
+			t.Fatalf("row %d: probabilities sum to %v", i, s)
+		}
+	}
+	return true
+}
