@@ -149,6 +149,14 @@ type loop struct {
 	alignment    float64
 	fitted       bool
 	times        StageTimes
+
+	// done is the last completed fit, which model returns: a later fit
+	// that fails may leave mu, the classifier and the labeled set changed.
+	done struct {
+		l  int       // labeled points it was fitted on
+		mu []float64 // its coefficients (basis designs)
+		mm klr.Multi // its classifier
+	}
 }
 
 func (lo *LoopOptions) check(n int) error {
@@ -435,5 +443,24 @@ func (lp *loop) fit(ctx context.Context, r int, times *StageTimes) error {
 		return fmt.Errorf("models: round %d: KLR: %w", r, err)
 	}
 	lp.fitted = true
+	lp.keep()
 	return nil
+}
+
+// keep records the fit just completed as the one model returns, reusing
+// the record's storage.
+func (lp *loop) keep() {
+	d := &lp.done
+	d.l = len(lp.lab)
+	d.mu = append(d.mu[:0], lp.mu...)
+	d.mm.Classes = lp.mm.Classes
+	if cap(d.mm.Models) < len(lp.mm.Models) {
+		d.mm.Models = make([]klr.Model, len(lp.mm.Models))
+	}
+	d.mm.Models = d.mm.Models[:len(lp.mm.Models)]
+	for k, b := range lp.mm.Models {
+		coef := append(d.mm.Models[k].Coef[:0], b.Coef...)
+		d.mm.Models[k] = b
+		d.mm.Models[k].Coef = coef
+	}
 }

@@ -215,16 +215,19 @@ func (lp *loop) model() *Model {
 	if !lp.fitted {
 		return nil
 	}
-	m := lp.pr.newModel(lp.lab, lp.ys)
+	// The last completed fit (see loop.done), not the state a failed one
+	// may have left.
+	done := &lp.done
+	m := lp.pr.newModel(lp.lab[:done.l], lp.ys[:done.l])
 	m.times = lp.times
 	if lp.pr.basis != nil {
-		m.mu = append([]float64(nil), lp.mu...)
+		m.mu = append([]float64(nil), done.mu...)
 		m.setFeatures()
 	} else {
-		m.kxl = mat.DenseCopyOf(lp.kall.Slice(0, lp.pr.n, 0, len(lp.lab)))
+		m.kxl = mat.DenseCopyOf(lp.kall.Slice(0, lp.pr.n, 0, done.l))
 	}
-	mm := &klr.Multi{Classes: lp.mm.Classes, Models: make([]klr.Model, len(lp.mm.Models))}
-	for k, b := range lp.mm.Models {
+	mm := &klr.Multi{Classes: done.mm.Classes, Models: make([]klr.Model, len(done.mm.Models))}
+	for k, b := range done.mm.Models {
 		b.Coef = append([]float64(nil), b.Coef...)
 		mm.Models[k] = b
 	}

@@ -13,6 +13,7 @@ import (
 	"ukm/dataset/datatest"
 	"ukm/linalg"
 	"ukm/models/active"
+	"ukm/models/spectral"
 )
 
 // TestUKLRBeatsRand compares UKLR (SKL re-learned every round, entropy
@@ -346,5 +347,63 @@ func TestLoopKeepsFittedRound(t *testing.T) {
 	}
 	if rounds[0].Queried != nil || rounds[0].Labeled != 4 {
 		t.Errorf("round 0 = %+v", rounds[0])
+	}
+}
+
+// laterFailing is a design that gives the Cluster coefficients until its
+// call number fail, which ends in an error after writing garbage into dst,
+// as a failing design may.
+type laterFailing struct {
+	calls *int
+	fail  int
+}
+
+func (laterFailing) Name() string { return "later-failing" }
+
+func (d laterFailing) Coefficients(ctx context.Context, dst []float64, b *spectral.Basis, labeled []int, target *mat.Dense) ([]float64, error) {
+	*d.calls++
+	if *d.calls == d.fail {
+		for i := range dst {
+			dst[i] = math.NaN()
+		}
+		return nil, errors.New("design failed")
+	}
+	return spectral.Cluster{}.Coefficients(ctx, dst, b, labeled, target)
+}
+
+// A design that fails in a later round of a loop that re-learns the kernel:
+// the loop returns the model of the last completed fit, which predicts as
+// that fit did. (The model used to take the failed round's coefficients: none,
+// and prediction panicked; found by FuzzLoop.)
+func TestLoopKeepsLastCompletedFit(t *testing.T) {
+	s := circles(t, 30, 0.1, 1)
+	lab, ys, _ := pickLabeled(s.Y, 4, 1)
+	run := func(fail, budget int) (*Model, []Round, error) {
+		calls := 0
+		o := &LoopOptions{Options: Options{Design: Custom, Custom: laterFailing{&calls, fail}, Lambda: 0.1}, Budget: budget, Batch: 2, LearnKernel: true}
+		return Loop(context.Background(), s.X, lab, ys, active.GroundTruth(s.Y), o)
+	}
+	m, rounds, err := run(3, 10) // rounds 0 and 1 fitted, round 2 fails
+	if err == nil || m == nil || len(rounds) != 2 {
+		t.Fatalf("Loop = (%v, %d rounds, %v), want the model of round 1, two rounds and the error", m != nil, len(rounds), err)
+	}
+	ref, refRounds, err := run(0, 2) // the same two rounds, no failure
+	if err != nil || len(refRounds) != 2 {
+		t.Fatalf("reference loop: %d rounds, %v", len(refRounds), err)
+	}
+	all := make([]int, len(s.Y))
+	for i := range all {
+		all[i] = i
+	}
+	got, err := m.PredictRows(nil, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.PredictRows(nil, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the returned model predicts %v, the last completed fit %v", got, want)
 	}
 }
