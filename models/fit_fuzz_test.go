@@ -17,14 +17,15 @@ import (
 // FuzzFit runs the whole pipeline (scaling, kernel or graph, eigenpairs,
 // design, classifier) on small data sets built from the bytes — n <= 30
 // points in p <= 5 dimensions on a grid of 1/4 (duplicate rows, constant
-// columns and ties are likely), 1 to n labeled points, one or several
-// classes, every kernel, design and classifier, d and the decay from the
-// bytes — and checks the contract: an error wraps linalg.ErrInvalid (the
+// columns and ties are likely), 2 to n labeled points, one or several
+// classes, every kernel, design and classifier, the exact or the large-n
+// path, d and the decay from the bytes, model selection (Auto) now and
+// then — and checks the contract: an error wraps linalg.ErrInvalid (the
 // input's fault) or one of the outcome errors (linalg.ErrIterationLimit,
-// ErrStalled, ErrNumerical, ErrInfeasible, ErrUnbounded), never a panic; a model
-// predicts one of the labels' classes for every row, with probabilities
-// that are finite and sum to 1, and the same predictions after a save and
-// a load, on the training rows and on new points.
+// ErrStalled, ErrNumerical, ErrInfeasible, ErrUnbounded), never a panic; a
+// model predicts one of the labels' classes for every row, with
+// probabilities that are finite and sum to 1, and the same predictions
+// after a save and a load, on the training rows and on new points.
 func FuzzFit(f *testing.F) {
 	f.Add([]byte{20, 2, 6, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	f.Add([]byte{30, 4, 10, 3, 1, 2, 200, 30, 77, 1, 0, 0, 9, 100})
@@ -102,6 +103,12 @@ func fitContract(t *testing.T, data []byte) bool {
 	}
 	if next()%16 == 0 {
 		opt.D = n + 1
+	}
+	if next()%4 == 0 {
+		// the large-n path on small data: Nyström landmarks, the
+		// approximate kNN graph, the Chebyshev solver
+		opt.Large = models.LargeOn
+		opt.Landmarks = int(next()) % (n + 2)
 	}
 	if design == models.SKL || design == models.MM {
 		// (and with the Spread classifier below, which ignores it: an error)
