@@ -24,7 +24,9 @@
 // Iteration stops when the infinity norm of the gradient falls below
 // Settings.Tol times the infinity norm of the gradient at the zero model
 // (alpha = 0 or w = 0, b = 0), which makes the test independent of the warm
-// start and of the scale of the data term. A fit that reaches the iteration
+// start and of the scale of the data term, or below the rounding level of
+// the data term, 16 eps max_j sum_i |x_ij| / l (where the gradient at the
+// zero model is itself rounding, the zero model is the optimum). A fit that reaches the iteration
 // limit returns its best (last accepted, since the line search is monotone)
 // iterate with status IterationLimit.
 //

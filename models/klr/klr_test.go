@@ -576,3 +576,31 @@ func requireData(t testing.TB, name string) (*mat.Dense, []int, int) {
 	set := datatest.Load(t, name)
 	return set.X, set.Y, len(set.Classes)
 }
+
+// A problem whose gradient at the zero model is zero in exact arithmetic
+// but rounding in floating point (0.1 + 0.2 − 0.3 = 5.6e-17): the zero
+// model is the optimum, and both forms must say Converged at once. The
+// relative test alone (Tol times that rounding-level gradient) could not be
+// met: the feature form ran to its iteration limit, the kernel form
+// stalled with coefficients of 2.6e5 along the null space of K (found by
+// FuzzFit).
+func TestRoundingLevelGradient(t *testing.T) {
+	phi := mat.NewDense(3, 1, []float64{0.1, 0.2, 0.3})
+	y := []float64{1, 1, -1}
+	var k mat.SymDense
+	k.SymOuterK(1, phi)
+	s := &Settings{Lambda: 1}
+	mf, err := FitFeatures(context.Background(), phi, y, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk, err := FitKernel(context.Background(), &k, y, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*Model{mf, mk} {
+		if m.Stats.Status != linalg.Converged || m.Stats.Iterations != 0 {
+			t.Errorf("%v form: %v after %d iterations, coefficients %v; want Converged at the zero model", m.Form, m.Stats.Status, m.Stats.Iterations, m.Coef)
+		}
+	}
+}

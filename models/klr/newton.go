@@ -156,6 +156,40 @@ func (w *newton) gradScale(p *problem) float64 {
 	return sc
 }
 
+// gradFloor returns the rounding level of the data term of the gradient:
+// 16 eps times the largest sum of its terms, max_j sum_i |x_ij| / l (every
+// |r_i| is at most 1), and 16 eps for the bias. A gradient below it is zero
+// to working precision: at the zero model when Xᵀy vanishes in exact
+// arithmetic, the relative test alone (Tol times a gradient scale that is
+// itself rounding) could never be met, and Newton steps on a rounding-level
+// gradient only wander along the kernel's null space.
+func (w *newton) gradFloor(p *problem) float64 {
+	l := float64(p.l)
+	var t float64
+	if p.form == KernelForm {
+		for j := 0; j < p.n; j++ {
+			var s float64
+			for i := 0; i < p.l; i++ {
+				// the upper triangle holds the block
+				s += math.Abs(p.k.Data[min(i, j)*p.k.Stride+max(i, j)])
+			}
+			t = math.Max(t, s/l)
+		}
+	} else {
+		for j := 0; j < p.n; j++ {
+			var s float64
+			for i := 0; i < p.l; i++ {
+				s += math.Abs(p.phi.Data[i*p.phi.Stride+j])
+			}
+			t = math.Max(t, s/l)
+		}
+	}
+	if w.bias {
+		t = math.Max(t, 1)
+	}
+	return 16 * 0x1p-53 * t
+}
+
 // start sets the first iterate: a warm start from m (its coefficients
 // padded with zeros, its bias if the fit has one) or zero, and returns the
 // objective and gradient norm there.
@@ -179,6 +213,7 @@ func (w *newton) run(ctx context.Context, m *Model, p problem, s Settings, warm 
 	w.resize(&p)
 	var st Stats
 	st.GradScale = w.gradScale(&p)
+	floor := w.gradFloor(&p)
 	warm = warm && m.Form == p.form && (len(m.Coef) == p.n || p.form == KernelForm && len(m.Coef) < p.n)
 	obj, gn := w.start(&p, m, warm)
 	st.Evaluations++
@@ -194,7 +229,7 @@ func (w *newton) run(ctx context.Context, m *Model, p problem, s Settings, warm 
 			st.Status = linalg.NumericalFailure
 			break
 		}
-		if gn <= s.Tol*st.GradScale {
+		if gn <= s.Tol*st.GradScale || gn <= floor {
 			st.Status = linalg.Converged
 			break
 		}
