@@ -35,7 +35,8 @@ var _ Solver = (*ActiveSet)(nil)
 // Degeneracy. Problems whose rows and columns differ in scale by orders of
 // magnitude are solved in equilibrated variables (Ruiz scaling by powers of
 // two; answers, multipliers and certificates are mapped back and measured on
-// the problem given). Where many constraints are active at once (redundant,
+// the problem given), and problems whose data are all of one size far from 1
+// with their rows and objective scaled to entries near 1. Where many constraints are active at once (redundant,
 // duplicated and ranged rows, zero multipliers), repeated zero steps first
 // switch on a perturbation that relaxes the inequalities and bounds by
 // distinct amounts of relative size 1e-11, removed at the end with a

@@ -64,11 +64,8 @@ const machEps = 0x1p-52
 // 1e-9). The correction u solves the triangular system with the residuals
 // themselves, so it restores the working constraints to rounding of their own
 // terms. It expects a.g = ∇f = Hx + g, and recomputes it. It reports the largest
-// |Δx_j| relative to max(1, ‖x‖∞). Without newton it takes the correction Yu
-// alone: the Newton step along the null space of an ill-conditioned reduced
-// Hessian can be huge, and its rounding then moves x off the working
-// constraints again.
-func (a *ActiveSet) refine(newton bool) float64 {
+// |Δx_j| relative to max(1, ‖x‖∞).
+func (a *ActiveSet) refine() float64 {
 	N, m := a.dim, a.m
 	u := a.lam[:m]
 	for k := 0; k < m; k++ {
@@ -92,7 +89,7 @@ func (a *ActiveSet) refine(newton bool) float64 {
 		}
 	}
 	p := a.p_[:N]
-	if m < N && newton {
+	if m < N {
 		a.hmul(dy, a.hz)
 		for i := 0; i < N; i++ {
 			a.g[i] += a.hz[i]
@@ -203,16 +200,10 @@ func (a *ActiveSet) run(ctx context.Context) (linalg.Status, error) {
 					return linalg.Optimal, nil
 				}
 				// candidate optimum: refine x on the working set, then test
-				// the multipliers again at the refined point; the last
-				// steps put x back on the working constraints alone
+				// the multipliers again at the refined point
 				a.refined = true
 				for k := 0; k < refineSteps; k++ {
-					if a.refine(true) <= 4*machEps {
-						break
-					}
-				}
-				for k := 0; k < refineSteps; k++ {
-					if a.refine(false) <= 4*machEps {
+					if a.refine() <= 4*machEps {
 						break
 					}
 				}

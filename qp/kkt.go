@@ -24,12 +24,12 @@ func (k KKT) Max() float64 {
 
 // Residuals measures the relative KKT residuals of (x, multipliers) for p, with the
 // sign convention of Result. Nil multiplier slices count as zero. It is the oracle
-// the tests use and works for any solver's output. Every scale has 1 added to
-// it (so that zero data divide by nothing), which makes the residuals absolute
-// where the data are far below 1: a problem whose entries are all of size
-// 1e-30 is met by almost any point. The solvers scale such problems before
-// solving them (see ActiveSet), but a residual of them certifies little. A non-finite x gives
-// infinite residuals. It returns an error wrapping linalg.ErrInvalid for an
+// the tests use and works for any solver's output. Every scale has 1 added
+// to it (so that zero data divide by nothing), which makes the residuals
+// absolute where the data are far below 1: a problem whose entries are all of
+// size 1e-30 is met by almost any point. The solvers scale such problems
+// before solving them (see ActiveSet), but a residual of them certifies
+// little. A non-finite x gives infinite residuals. It returns an error wrapping linalg.ErrInvalid for an
 // invalid p or slices of the wrong lengths. Cost O(n² + n·rows).
 func Residuals(p *Problem, x, eq, ineq, lower, upper []float64) (KKT, error) {
 	n, meq, min, err := p.dims(opResiduals)
