@@ -25,10 +25,11 @@
 // Settings.Tol times the infinity norm of the gradient at the zero model
 // (alpha = 0 or w = 0, b = 0), which makes the test independent of the warm
 // start and of the scale of the data term, or below the rounding level of
-// the data term, 16 eps max_j sum_i |x_ij| / l (where the gradient at the
-// zero model is itself rounding, the zero model is the optimum). A fit that reaches the iteration
-// limit returns its best (last accepted, since the line search is monotone)
-// iterate with status IterationLimit.
+// the data term, 16 u max_j sum_i |x_ij| / l with u = 2^-53 (where the
+// gradient at the zero model is itself rounding, the zero model is the
+// optimum). A fit that reaches the iteration limit returns its best (last
+// accepted, since the line search is monotone) iterate with status
+// IterationLimit.
 //
 // Loss and sigmoid are evaluated in overflow-free forms, so huge margins give
 // probabilities that round to 0 or 1 but never NaN.

@@ -157,9 +157,9 @@ func (w *newton) gradScale(p *problem) float64 {
 }
 
 // gradFloor returns the rounding level of the data term of the gradient:
-// 16 eps times the largest sum of its terms, max_j sum_i |x_ij| / l (every
-// |r_i| is at most 1), and 16 eps for the bias. A gradient below it is zero
-// to working precision: at the zero model when Xᵀy vanishes in exact
+// 16 u (u = 2^-53) times the largest sum of its terms, max_j sum_i |x_ij| / l
+// (every |r_i| is at most 1), and 16 u for the bias. A gradient below it is
+// zero to working precision: at the zero model when Xᵀy vanishes in exact
 // arithmetic, the relative test alone (Tol times a gradient scale that is
 // itself rounding) could never be met, and Newton steps on a rounding-level
 // gradient only wander along the kernel's null space.
