@@ -99,28 +99,12 @@ func checkPairs(t *testing.T, a *mat.SymDense, res *Result, d int, which Which, 
 		t.Fatalf("vectors are %dx%d, want %dx%d", r, c, n, d)
 	}
 	all := referenceValues(a)
-	normA := math.Max(math.Abs(all[0]), math.Abs(all[n-1]))
-	if normA == 0 {
-		normA = 1
-	}
-	var av mat.Dense
-	av.Mul(a, res.Vectors)
-	for j := 0; j < d; j++ {
-		for i := 0; i < n; i++ {
-			av.Set(i, j, av.At(i, j)-res.Values[j]*res.Vectors.At(i, j))
-		}
-	}
-	if s := mat.Norm(&av, 2) / (normA * float64(n) * eps); s > bound {
+	normA := spectrumNorm(all)
+	av := residualMatrix(a, res)
+	if s := mat.Norm(av, 2) / (normA * float64(n) * eps); s > bound {
 		t.Errorf("scaled residual ||AV-VΛ||/(||A|| n eps) = %.3g > %.3g", s, bound)
 	}
-	// Reported residuals must be the true ones (to round-off).
-	for j := 0; j < d; j++ {
-		col := mat.Col(nil, j, &av)
-		tr := mat.Norm(mat.NewVecDense(n, col), 2)
-		if math.Abs(tr-res.Residuals[j]) > 1e3*float64(n)*eps*normA {
-			t.Errorf("pair %d: reported residual %.3g, true %.3g", j, res.Residuals[j], tr)
-		}
-	}
+	checkResiduals(t, av, res, normA)
 	var vtv mat.Dense
 	vtv.Mul(res.Vectors.T(), res.Vectors)
 	for i := 0; i < d; i++ {
@@ -140,6 +124,44 @@ func checkPairs(t *testing.T, a *mat.SymDense, res *Result, d int, which Which, 
 		tolv := res.Residuals[j] + 100*float64(n)*eps*normA
 		if math.Abs(res.Values[j]-want) > tolv {
 			t.Errorf("value %d = %.17g, want %.17g (diff %.3g > %.3g)", j, res.Values[j], want, res.Values[j]-want, tolv)
+		}
+	}
+}
+
+// spectrumNorm returns ||A|| = max |lambda| from the ascending spectrum, or 1
+// for the zero matrix.
+func spectrumNorm(all []float64) float64 {
+	if v := math.Max(math.Abs(all[0]), math.Abs(all[len(all)-1])); v > 0 {
+		return v
+	}
+	return 1
+}
+
+// residualMatrix returns A V − V Λ for the pairs of res.
+func residualMatrix(a *mat.SymDense, res *Result) *mat.Dense {
+	var av mat.Dense
+	av.Mul(a, res.Vectors)
+	r, c := av.Dims()
+	for j := 0; j < c; j++ {
+		for i := 0; i < r; i++ {
+			av.Set(i, j, av.At(i, j)-res.Values[j]*res.Vectors.At(i, j))
+		}
+	}
+	return &av
+}
+
+// checkResiduals requires the residuals res reports to be the true ones,
+// the column norms of av = A V − V Λ, to round-off.
+func checkResiduals(t *testing.T, av *mat.Dense, res *Result, normA float64) {
+	t.Helper()
+	n, c := av.Dims()
+	if len(res.Residuals) != c {
+		t.Fatalf("%d residuals for %d pairs", len(res.Residuals), c)
+	}
+	for j := 0; j < c; j++ {
+		tr := mat.Norm(av.ColView(j), 2)
+		if math.Abs(tr-res.Residuals[j]) > 1e3*float64(n)*eps*normA {
+			t.Errorf("pair %d: reported residual %.3g, true %.3g", j, res.Residuals[j], tr)
 		}
 	}
 }

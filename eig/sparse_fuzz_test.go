@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"ukm/internal/robust"
+
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/linalg"
@@ -32,13 +34,7 @@ func FuzzSparseGraph(f *testing.F) {
 		which := Which(data[2] % 2)
 		laplacian := data[2]/2%2 == 1
 		comps := 1 + int(data[3])%5
-		vals := data[4:]
-		k := 0
-		next := func() byte {
-			b := vals[k%len(vals)]
-			k++
-			return b
-		}
+		next := robust.NewBytes(data[4:]).Next
 		// Edges within components: a ring through each (so no point is
 		// isolated) plus chords from the bytes, weights 1/8 … 2.
 		var ts []linalg.Triplet

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -90,4 +91,19 @@ func (s Status) Err() error {
 		return nil
 	}
 	return fmt.Errorf("unknown status %d", int(s))
+}
+
+// IsOutcome reports whether err wraps one of the outcome errors
+// (ErrIterationLimit, ErrStalled, ErrNumerical, ErrInfeasible, ErrUnbounded):
+// a solver stopped before its tolerance, or the problem has no solution,
+// rather than the caller's input being at fault (ErrInvalid). Every error
+// the module returns for a valid call is one or the other, or a
+// cancellation.
+func IsOutcome(err error) bool {
+	for _, e := range []error{ErrIterationLimit, ErrStalled, ErrNumerical, ErrInfeasible, ErrUnbounded} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }

@@ -33,6 +33,13 @@ func TestStatusVocabulary(t *testing.T) {
 		if got := tc.s.Err(); got != tc.err {
 			t.Errorf("%v.Err() = %v, want %v", tc.s, got, tc.err)
 		}
+		outcome := tc.err != nil && tc.err != context.Canceled
+		if got := IsOutcome(fmt.Errorf("wrapped: %w", tc.s.Err())); got != outcome {
+			t.Errorf("IsOutcome(%v.Err(), wrapped) = %v, want %v", tc.s, got, outcome)
+		}
+	}
+	if IsOutcome(Errorf(ErrShape, "op", "bad")) || IsOutcome(nil) {
+		t.Error("IsOutcome holds an input error, or nil, for an outcome")
 	}
 	if got := Status(99).String(); got != "Status(99)" {
 		t.Errorf("String(99) = %q", got)

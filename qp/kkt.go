@@ -150,13 +150,20 @@ func residuals(p *Problem, n, meq, min int, x, eq, ineq, lower, upper, r, scale 
 	// each other (huge ones on dependent rows) must neither swamp g + Hx
 	// in the sum nor make the residual look small beside them, or a point
 	// that is not optimal would pass for one.
+	var aeq, ain blas64.General
+	if meq > 0 {
+		aeq = p.Aeq.RawMatrix()
+	}
+	if min > 0 {
+		ain = p.Ain.RawMatrix()
+	}
 	for j := 0; j < n; j++ {
 		net := get(lower, j) - get(upper, j)
 		for i := 0; i < meq; i++ {
-			net += p.Aeq.At(i, j) * get(eq, i)
+			net += aeq.Data[i*aeq.Stride+j] * get(eq, i)
 		}
 		for i := 0; i < min; i++ {
-			net += p.Ain.At(i, j) * get(ineq, i)
+			net += ain.Data[i*ain.Stride+j] * get(ineq, i)
 		}
 		k.Stationarity = fmax(k.Stationarity, math.Abs(r[j]-net)/(1+fmax(scale[j], math.Abs(net))))
 	}

@@ -107,8 +107,10 @@ func (s *scaling) prepare(p *Problem, n, meq, min int) bool {
 		}
 	}
 	s.uniform = false
-	if spread(s.d) <= scaleSpread && spread(s.e) <= scaleSpread {
-		if extent(s.d) <= scaleSpread && extent(s.e) <= scaleSpread {
+	dlo, dhi := factorRange(s.d)
+	elo, ehi := factorRange(s.e)
+	if dhi/dlo <= scaleSpread && ehi/elo <= scaleSpread {
+		if max(dhi, 1/dlo, ehi, 1/elo) <= scaleSpread {
 			return false
 		}
 		// All the data of one size, far from 1 (every entry 1e-30, say):
@@ -141,33 +143,21 @@ func (s *scaling) prepare(p *Problem, n, meq, min int) bool {
 	return true
 }
 
-// spread returns max(v)/min(v) of positive factors (1 for an empty v).
-func spread(v []float64) float64 {
-	lo, hi := math.Inf(1), 0.0
-	for _, x := range v {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	if hi == 0 {
-		return 1
-	}
-	return hi / lo
-}
-
-// extent returns max(max(v), 1/min(v)) of positive factors (1 for an empty
-// v): how far they are from 1. Factors that agree with each other but not
-// with 1 belong to a problem whose data are all tiny or all huge (see
-// prepare).
-func extent(v []float64) float64 {
-	lo, hi := math.Inf(1), 0.0
+// factorRange returns the smallest and largest of positive factors (1, 1
+// for none). Their ratio is the factors' spread; max(hi, 1/lo) is how far
+// they are from 1 (factors that agree with each other but not with 1 belong
+// to a problem whose data are all tiny or all huge; see prepare).
+func factorRange(v []float64) (lo, hi float64) {
+	lo = math.Inf(1)
 	for _, x := range v {
 		if x > 0 {
 			lo, hi = math.Min(lo, x), math.Max(hi, x)
 		}
 	}
 	if hi == 0 {
-		return 1
+		return 1, 1
 	}
-	return math.Max(hi, 1/lo)
+	return lo, hi
 }
 
 // pow2 rounds v > 0 to the nearest power of two (in the logarithm).

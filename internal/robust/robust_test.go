@@ -35,3 +35,26 @@ func TestCallAndExpect(t *testing.T) {
 		t.Fatalf("messages %q", r.msgs)
 	}
 }
+
+func TestBytes(t *testing.T) {
+	c := NewBytes([]byte{1, 2, 3})
+	var got []byte
+	for range 5 {
+		got = append(got, c.Next())
+	}
+	if fmt.Sprint(got) != "[1 2 3 1 2]" {
+		t.Errorf("Next gave %v, want the bytes in turn, starting over", got)
+	}
+	x := NewBytes([]byte{0, 8, 16, 250}).Grid(2, 2)
+	if fmt.Sprint(x.RawMatrix().Data) != "[-2 0 2 1]" {
+		t.Errorf("Grid gave %v", x.RawMatrix().Data)
+	}
+	p := NewBytes([]byte{7, 3, 200}).Perm(6)
+	seen := make([]bool, 6)
+	for _, i := range p {
+		if i < 0 || i >= 6 || seen[i] {
+			t.Fatalf("Perm gave %v, not a permutation", p)
+		}
+		seen[i] = true
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"ukm/internal/robust"
+
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/linalg"
@@ -29,13 +31,7 @@ func FuzzSelectors(f *testing.F) {
 		k := int(data[1]) % (n + 3)
 		c := 2 + int(data[2])%2
 		d := 1 + int(data[2]/2)%4
-		vals := data[3:]
-		at := 0
-		next := func() byte {
-			b := vals[at%len(vals)]
-			at++
-			return b
-		}
+		next := robust.NewBytes(data[3:]).Next
 		probs := mat.NewDense(n, c, nil)
 		feats := mat.NewDense(n, d, nil)
 		hasNaN := false

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"ukm/internal/robust"
+
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/linalg"
@@ -30,19 +32,9 @@ func FuzzFit(f *testing.F) {
 		d := 1 + int(data[1])%8
 		lambda := math.Pow(10, float64(int(data[2])%10)-8) // 1e-8 … 10
 		bias := data[3]%2 == 1
-		vals := data[4:]
-		k := 0
-		next := func() byte {
-			b := vals[k%len(vals)]
-			k++
-			return b
-		}
-		phi := mat.NewDense(l, d, nil)
-		for i := 0; i < l; i++ {
-			for j := 0; j < d; j++ {
-				phi.Set(i, j, float64(int(next())%17-8)/4)
-			}
-		}
+		bs := robust.NewBytes(data[4:])
+		next := bs.Next
+		phi := bs.Grid(l, d)
 		y := make([]float64, l)
 		pos, neg := false, false
 		for i := range y {

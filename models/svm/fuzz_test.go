@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"ukm/internal/robust"
+
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/linalg"
@@ -29,19 +31,9 @@ func FuzzTrain(f *testing.F) {
 		l := 2 + int(data[0])%30
 		p := 1 + int(data[1])%6
 		c := math.Pow(10, float64(int(data[2])%7)-3)
-		vals := data[3:]
-		k := 0
-		next := func() byte {
-			b := vals[k%len(vals)]
-			k++
-			return b
-		}
-		x := mat.NewDense(l, p, nil)
-		for i := 0; i < l; i++ {
-			for j := 0; j < p; j++ {
-				x.Set(i, j, float64(int(next())%17-8)/4)
-			}
-		}
+		bs := robust.NewBytes(data[3:])
+		next := bs.Next
+		x := bs.Grid(l, p)
 		y := make([]float64, l)
 		for i := range y {
 			y[i] = 1
