@@ -159,7 +159,7 @@ func (c Chebyshev) solve(ctx context.Context, op string, a Operator, cfg *checke
 	}
 	res := &Result{}
 	for try := 0; try <= maxCutRetries && cut > lo && cut < hi; try++ {
-		f := newChebOp(cnt, sparseOf(a), sign, k, lo, cut, hi)
+		f := newChebOp(cnt, blockOf(a), sign, k, lo, cut, hi)
 		if f.k < 2 {
 			break // the filter would separate nothing
 		}
@@ -287,6 +287,31 @@ type vectorOnly struct{ f *chebOp }
 
 func (v vectorOnly) Dims() (int, int)          { return v.f.Dims() }
 func (v vectorOnly) MulVecTo(dst, x []float64) { v.f.MulVecTo(dst, x) }
+
+// blockProduct is a sparse matrix's product with a block of b vectors
+// stored interleaved (the layout of linalg.CSR.MulBlockTo).
+type blockProduct interface {
+	MulBlockTo(dst, x []float64, b int)
+}
+
+// compactBlock is the block product of a CSR, on its compact indices.
+type compactBlock struct{ c *CSR }
+
+func (p compactBlock) MulBlockTo(dst, x []float64, b int) { p.c.mulBlock(dst, x, b) }
+
+// blockOf returns the block product of the sparse matrix a, or nil if a is
+// not one. (A *linalg.CSR keeps its own kernels: the reordered matrix of
+// a large solve is one, and a compact copy of its indices would add a
+// third to its memory for a few percent of the time.)
+func blockOf(a Operator) blockProduct {
+	switch c := a.(type) {
+	case *CSR:
+		return compactBlock{c}
+	case *linalg.CSR:
+		return c
+	}
+	return nil
+}
 
 // sparseOf returns the sparse matrix behind a, or nil.
 func sparseOf(a Operator) *linalg.CSR {

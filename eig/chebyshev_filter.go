@@ -27,7 +27,7 @@ import (
 // block.
 type chebOp struct {
 	a                Operator
-	csr              *linalg.CSR // A, when the fast block path applies
+	csr              blockProduct // A, when the fast block path applies
 	sign             float64
 	k                int
 	center, halfWide float64
@@ -37,7 +37,7 @@ type chebOp struct {
 	vec, blk         []float64 // workspaces of the vector and block paths
 }
 
-func newChebOp(a Operator, csr *linalg.CSR, sign float64, k int, lo, cut, hi float64) *chebOp {
+func newChebOp(a Operator, csr blockProduct, sign float64, k int, lo, cut, hi float64) *chebOp {
 	f := &chebOp{a: a, csr: csr, sign: sign, k: k, center: (cut + lo) / 2, halfWide: (cut - lo) / 2}
 	// The degree is capped so that p(hi) / p(cut) stays within
 	// maxAmplification: wanted pairs near cut must stay resolvable in

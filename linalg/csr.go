@@ -199,14 +199,18 @@ func (a *CSR) MulVecTo(dst, x []float64) {
 	if len(x) != a.Cols || len(dst) != a.Rows {
 		panic(fmt.Sprintf("linalg: CSR.MulVecTo: %dx%d matrix with len(x)=%d, len(dst)=%d", a.Rows, a.Cols, len(x), len(dst)))
 	}
-	a.byRows(func(lo, hi int) { a.mulRows(dst, x, lo, hi) })
+	a.ForRows(func(lo, hi int) { a.mulRows(dst, x, lo, hi) })
 }
 
-// byRows runs f over the rows of a, split among up to GOMAXPROCS
-// goroutines into contiguous ranges of about equal numbers of stored
-// entries (the caller's goroutine takes the last range); small matrices
-// run serially.
-func (a *CSR) byRows(f func(lo, hi int)) {
+// ForRows calls f on contiguous ranges [lo, hi) of a's rows that together
+// cover them once, as a's own products split their work: among up to
+// GOMAXPROCS goroutines, with about equal numbers of stored entries each
+// (the caller's goroutine takes the last range), or one call for a small
+// matrix. It returns when every call has. f runs concurrently on disjoint
+// ranges, so it must write only what its rows own. It lets a row kernel
+// written elsewhere (on a copy of a's structure, say) split its work as
+// a's own products do.
+func (a *CSR) ForRows(f func(lo, hi int)) {
 	nnz := a.NNZ()
 	workers := min(runtime.GOMAXPROCS(0), nnz/parMulMinNNZ)
 	if workers <= 1 {

@@ -15,7 +15,7 @@ func (a *CSR) MulBlockTo(dst, x []float64, b int) {
 	if b < 1 || len(x) != a.Cols*b || len(dst) != a.Rows*b {
 		panic(fmt.Sprintf("linalg: CSR.MulBlockTo: %dx%d matrix, b=%d, len(x)=%d, len(dst)=%d", a.Rows, a.Cols, b, len(x), len(dst)))
 	}
-	a.byRows(func(lo, hi int) {
+	a.ForRows(func(lo, hi int) {
 		switch b {
 		case 4:
 			a.mulRows4(dst, x, lo, hi)

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -129,5 +131,39 @@ func TestCSRScaled(t *testing.T) {
 	}
 	if &b.RowPtr[0] != &a.RowPtr[0] || &b.ColIdx[0] != &a.ColIdx[0] || b.Rows != 2 || b.Cols != 2 {
 		t.Fatal("the pattern is not shared")
+	}
+}
+
+// TestForRows checks that ForRows covers every row exactly once, in
+// disjoint ranges, and splits a large matrix among the goroutines.
+func TestForRows(t *testing.T) {
+	for _, tc := range []struct {
+		rows, nnz, procs, wantCalls int
+	}{
+		{7, 20, 2, 1},        // small: one call
+		{5000, 400000, 1, 1}, // one processor
+		{5000, 400000, 2, 2}, // two ranges
+		{5000, 400000, 3, 3}, // three
+		{5000, 100000, 4, 1}, // under two goroutines' worth of entries
+	} {
+		a, _ := randCSR(uint64(tc.rows+tc.procs), tc.rows, tc.rows, tc.nnz)
+		prev := runtime.GOMAXPROCS(tc.procs)
+		seen := make([]atomic.Int32, tc.rows)
+		var calls atomic.Int32
+		a.ForRows(func(lo, hi int) {
+			calls.Add(1)
+			for i := lo; i < hi; i++ {
+				seen[i].Add(1)
+			}
+		})
+		runtime.GOMAXPROCS(prev)
+		for i := range seen {
+			if c := seen[i].Load(); c != 1 {
+				t.Fatalf("rows=%d procs=%d: row %d covered %d times", tc.rows, tc.procs, i, c)
+			}
+		}
+		if c := int(calls.Load()); c != tc.wantCalls {
+			t.Errorf("rows=%d nnz=%d procs=%d: %d calls, want %d", tc.rows, tc.nnz, tc.procs, c, tc.wantCalls)
+		}
 	}
 }
