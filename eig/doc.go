@@ -13,7 +13,8 @@
 // split by rows over GOMAXPROCS goroutines, reading each entry once, so they
 // run near memory bandwidth; it also implements BlockOperator, applying A to
 // several vectors in one sweep over the matrix), CSR (a linalg.CSR checked
-// for symmetry), Shift (A - sigma I), Negate (-A) and Counter (counts
+// for symmetry, with a faster product on its own 32-bit copy of the
+// indices: prefer it to passing the *linalg.CSR itself), Shift (A - sigma I), Negate (-A) and Counter (counts
 // products). The default solver goes by capability: any operator that
 // implements BlockOperator gets the block method.
 //
