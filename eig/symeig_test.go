@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // TestSymEig checks the projected-problem eigensolver against gonum's
@@ -190,6 +192,44 @@ func TestLowRankKernel(t *testing.T) {
 					bound := math.Max(60, 2*math.Sqrt(float64(d))*acceptTol(DefaultTol, n)/(float64(n)*eps))
 					checkPairs(t, &k, res, d, Largest, bound)
 				})
+			}
+		}
+	}
+}
+
+// TestDenseFallback: on a 24 x 24 matrix whose only nonzero entries are a
+// rank-one block of 4s on rows 3, 4, 5, 13, 14, 15 and 23 (eigenvalues 28
+// and 0), gonum's Dsyev returns values up to 5.6e124 with residuals as
+// large, which the dense path reported Converged. Its check against ||A||_F
+// now rejects them and the package's own reduction and QL iteration answer.
+func TestDenseFallback(t *testing.T) {
+	n := 24
+	a := mat.NewSymDense(n, nil)
+	blk := []int{3, 4, 5, 13, 14, 15, 23}
+	for _, i := range blk {
+		for _, j := range blk {
+			a.SetSym(i, j, 4)
+		}
+	}
+	op, err := NewDense(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, which := range []Which{Largest, Smallest} {
+		res, err := Reference{}.Solve(context.Background(), op, 3, &Settings{Which: which})
+		if err != nil || res.Status != linalg.Converged {
+			t.Fatalf("which=%v: %v, %v", which, res.Status, err)
+		}
+		want := []float64{28, 0, 0}
+		if which == Smallest {
+			want = []float64{0, 0, 0}
+		}
+		for i, v := range res.Values {
+			if math.Abs(v-want[i]) > 1e-13*28 {
+				t.Errorf("which=%v: value %d = %v, want %v", which, i, v, want[i])
+			}
+			if res.Residuals[i] > 1e-13*28 {
+				t.Errorf("which=%v: residual %d = %v", which, i, res.Residuals[i])
 			}
 		}
 	}
