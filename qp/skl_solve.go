@@ -266,13 +266,23 @@ func (s *SKL) finish(ctx context.Context, res *Result) error {
 	}
 	s.asSt.Working = w
 	s.asSt.X = res.X
-	if err := s.as.Solve(ctx, &s.muP, &s.asSt, &s.asRes); err != nil {
-		return err
+	a := &s.asRes
+	warm := 0
+	cold := false
+	for _, v := range res.X {
+		// A μ that overflowed (a of the order of rounding and a large
+		// decay factor: the least feasible μ exceeds MaxFloat64) is no
+		// start; ActiveSet would reject it as bad input.
+		cold = cold || !finite(v)
+	}
+	if !cold {
+		if err := s.as.Solve(ctx, &s.muP, &s.asSt, &s.asRes); err != nil {
+			return err
+		}
+		warm = a.Iterations
 	}
 	s.asSt.X = nil
-	a := &s.asRes
-	warm := a.Iterations
-	if a.Status != linalg.Optimal && ctx.Err() == nil {
+	if cold || (a.Status != linalg.Optimal && ctx.Err() == nil) {
 		// The warm start can be far out: a column of Vl that is zero to
 		// rounding has a_i and H_ii of the order of ε², and the ν-space
 		// optimum may put μ_i at 1/a_i. ActiveSet from its own feasible

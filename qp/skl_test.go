@@ -422,3 +422,27 @@ func TestSKLRoundingColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestSKLOverflowingMu: with a of the order of rounding and a large decay
+// factor the least feasible μ exceeds MaxFloat64 (here μ₃ = 1/a₃ = 5e273
+// and μ₁ ≥ δ² μ₃ = 5e333). The polish must not hand that μ to ActiveSet as
+// a start (an input error, with the overflowed μ reported Optimal); the
+// answer is an honest failure status, or an Optimal one with a finite μ.
+func TestSKLOverflowingMu(t *testing.T) {
+	vl := mat.NewDense(1, 3, []float64{0, 0, math.Sqrt(2e-274)})
+	s, err := NewSKL(vl, mat.NewDense(1, 1, []float64{1}), 1e30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res Result
+	if err := s.Solve(context.Background(), nil, nil, &res); err != nil {
+		t.Fatalf("error %v, want a status", err)
+	}
+	if res.Status == linalg.Optimal {
+		for i, v := range res.X {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("Optimal with mu[%d] = %v", i, v)
+			}
+		}
+	}
+}
