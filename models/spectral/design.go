@@ -57,6 +57,21 @@ func normalise(op string, mu []float64, n int) error {
 		return linalg.Errorf(linalg.ErrDegenerate, op, "all coefficients are zero")
 	}
 	f := float64(n) / s
+	if math.IsInf(s, 0) || math.IsInf(f, 0) {
+		// The sum overflows (entries near MaxFloat64) or n/s does (a
+		// subnormal sum): divide by the largest entry first, which leaves
+		// entries in [0, 1] and a sum in [1, len(mu)].
+		m := 0.0
+		for _, v := range mu {
+			m = math.Max(m, v)
+		}
+		s = 0
+		for i := range mu {
+			mu[i] /= m
+			s += mu[i]
+		}
+		f = float64(n) / s
+	}
 	for i := range mu {
 		mu[i] *= f
 	}

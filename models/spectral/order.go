@@ -70,7 +70,7 @@ func (o Order) Coefficients(ctx context.Context, dst []float64, b *Basis, labele
 		err = qp.NewActiveSet(nil).Solve(ctx, o.improvedProblem(prob, free), nil, &res)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
+		return nil, solveError(op, true, err)
 	}
 	if err := qpOutcome(op, &res); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package spectral
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -110,7 +111,20 @@ func (s *SKL) Coefficients(ctx context.Context, dst []float64, b *Basis, labeled
 		start = &s.start
 	}
 	if err := s.prob.Solve(ctx, s.Solver, start, &s.res); err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
+		return nil, solveError(op, s.Solver == nil, err)
+	}
+	if start != nil && (s.res.Status != linalg.Optimal || s.res.PolishIterations > 0) && ctx.Err() == nil {
+		// The warm start led the solver astray: near the decay range limit
+		// a repeated call from the last optimum can end NumericalFailure
+		// where a fresh solve ends Optimal, and a start from the answer for
+		// another decay factor can need the μ-space polish, whose KKT test,
+		// relative to the largest μ, passes a μ whose small tail (all that
+		// the objective sees when a_1 = ... = a_j = 0) is not optimal.
+		// Solve again from the solver's own start, so that the answer is
+		// that of a fresh SKL.
+		if err := s.prob.Solve(ctx, s.Solver, nil, &s.res); err != nil {
+			return nil, solveError(op, s.Solver == nil, err)
+		}
 	}
 	if err := qpOutcome(op, &s.res); err != nil {
 		return nil, err
@@ -135,6 +149,19 @@ func checkTarget(op string, labeled []int, target *mat.Dense) error {
 		return linalg.Errorf(linalg.ErrEmpty, op, "no labeled points")
 	}
 	return nil
+}
+
+// solveError wraps an error of the QP solve. With the package's own solver
+// (own) the data were validated before, so an error wrapping
+// linalg.ErrInvalid is not the caller's: it is the solver's breakdown on
+// valid data (for example a minimal feasible mu that overflows, when a is
+// of the order of rounding and the decay factor large), an error wrapping
+// linalg.ErrNumerical.
+func solveError(op string, own bool, err error) error {
+	if own && errors.Is(err, linalg.ErrInvalid) {
+		return fmt.Errorf("%s: the QP solver failed on valid data (%v): %w", op, err, linalg.ErrNumerical)
+	}
+	return fmt.Errorf("%s: %w", op, err)
 }
 
 // qpOutcome returns nil for an Optimal QP and otherwise an error wrapping the

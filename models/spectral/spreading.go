@@ -59,7 +59,13 @@ func (t Spreading) Coefficients(ctx context.Context, dst []float64, b *Basis, _ 
 	for i, v := range b.Values {
 		dst[i] = 0
 		if v > 0 {
-			dst[i] = 1 / (1 - a*v/top)
+			q := a * v / top
+			if a*v < 0x1p-1022 {
+				// a·v is subnormal and rounded to a few bits (for v = top
+				// = 5e-324 it is v itself and q = 1): scale v first
+				q = a * (v / top)
+			}
+			dst[i] = 1 / (1 - q)
 		}
 	}
 	return dst, normalise(op, dst, n)
