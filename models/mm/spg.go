@@ -18,6 +18,10 @@ const (
 	maxBacktrack = 40
 	lambdaMin    = 1e-30
 	lambdaMax    = 1e30
+	// simplexTol bounds, per entry, the distance of the sum of a computed
+	// projection from 1 that is put down to rounding; beyond it projectStep
+	// recomputes the projection in a shifted form.
+	simplexTol = 1e-12
 )
 
 // run is the spectral projected gradient method on the simplex of ray
@@ -99,7 +103,11 @@ func (lr *Learner) run(ctx context.Context, res *Result) error {
 				return finish(tst, err)
 			}
 			lower = math.Max(lower, trial.lower)
-			if trial.j <= cur.j+armijo*step*gd {
+			// The test asks for a strict decrease as well: when
+			// armijo step gd is below half an ulp of J, the Armijo
+			// bound rounds to J itself and would accept an equal value
+			// (History is strictly decreasing).
+			if trial.j <= cur.j+armijo*step*gd && trial.j < cur.j {
 				break
 			}
 			if bt >= maxBacktrack {
@@ -143,6 +151,23 @@ func (lr *Learner) projectStep(d []float64, p *point, lambda float64) {
 		v[k] = p.theta[k] + lambda*p.a[k]
 	}
 	projectSimplex(d, v, u)
+	if sum := sumOf(d); !(math.Abs(sum-1) <= simplexTol*float64(q)) {
+		// lambda a is so large (up to lambdaMax times the ray terms) that
+		// the 1 of the simplex was lost to rounding, or it overflowed: the
+		// output is off the simplex. The projection is invariant under
+		// adding a constant to every entry, so project theta +
+		// lambda (a - max a) instead: the largest entry is then at most 1,
+		// the entries that can stay in the support are within 1 of it, and
+		// an overflow gives -Inf, which projects to 0.
+		amax := math.Inf(-1)
+		for _, a := range p.a {
+			amax = math.Max(amax, a)
+		}
+		for k := range v {
+			v[k] = p.theta[k] + lambda*(p.a[k]-amax)
+		}
+		projectSimplex(d, v, u)
+	}
 	for k := range d {
 		d[k] -= p.theta[k]
 	}
@@ -165,6 +190,14 @@ func projectSimplex(dst, v, u []float64) {
 	for k, x := range v {
 		dst[k] = math.Max(x-tau, 0)
 	}
+}
+
+func sumOf(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s
 }
 
 func clamp(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
