@@ -149,7 +149,9 @@ func Alignf(ctx context.Context, base, target *mat.Dense) (*AlignfResult, error)
 // target Y Yᵀ (target is the l x t factor Y): <HKH, HYYᵀH>_F /
 // (||HKH||_F ||HYYᵀH||_F). It costs O(l r² + l r t) and never forms an
 // l x l matrix. It fails with ErrDegenerate if the centred kernel or target
-// is zero.
+// is zero. With weights of both signs the terms of ||HKH||_F² can cancel,
+// and the relative rounding error then grows as the square of
+// sum_i |w_i| ||b_i||² / ||HKH||_F; the result is kept in [-1, 1].
 func BlockAlignment(base, target *mat.Dense, w []float64) (float64, error) {
 	if err := checkBlock(base, target); err != nil {
 		return 0, err
@@ -191,10 +193,21 @@ func BlockAlignment(base, target *mat.Dense, w []float64) (float64, error) {
 // It returns NaN if that kernel is zero.
 func alignmentFrom(norms []float64, gram *mat.SymDense, ah, w []float64, tn float64) float64 {
 	r := len(w)
-	// effective weights on the unit vectors
+	// Effective weights on the unit vectors, up to a power of two: den is
+	// of degree 4 in the norms and 2 in the weights, so it would underflow
+	// (a kernel of entries below about 1e-150 would count as zero) or
+	// overflow long before the alignment stops being representable. The
+	// exact scalings by 2^-kw and 2^-ks leave the quotient unchanged.
+	var wmax, smax float64
+	for i, v := range w {
+		wmax, smax = math.Max(wmax, math.Abs(v)), math.Max(smax, norms[i])
+	}
+	_, kw := math.Frexp(wmax)
+	_, ks := math.Frexp(smax)
 	e := make([]float64, r)
 	for i := range e {
-		e[i] = w[i] * norms[i] * norms[i]
+		si := math.Ldexp(norms[i], -ks)
+		e[i] = math.Ldexp(w[i], -kw) * si * si
 	}
 	var num, den float64
 	for i := 0; i < r; i++ {
@@ -210,7 +223,9 @@ func alignmentFrom(norms []float64, gram *mat.SymDense, ah, w []float64, tn floa
 	if !(den > 0) {
 		return math.NaN()
 	}
-	return num / (math.Sqrt(den) * tn)
+	// A cosine, in [-1, 1] in exact arithmetic; with weights of both signs
+	// den can cancel and its rounding push the quotient beyond.
+	return math.Max(-1, math.Min(1, num/(math.Sqrt(den)*tn)))
 }
 
 // centreColumns returns the columns of b centred and scaled to unit norm,

@@ -271,7 +271,8 @@ func Build(ctx context.Context, x *mat.Dense, labeled, y []int, classes int, s *
 // the eigenvectors v, n x k) weighted by the scheme on the labeled block,
 // with weights summing to n. It fills V, Weights, Alignment and the weight
 // statistics of the returned Kernel; Values and the eigenvector statistics
-// are left to the caller.
+// are left to the caller. A NaN or Inf anywhere in u or v, and labeled
+// indices that repeat or are out of range, are input errors, as for Build.
 func Combine(ctx context.Context, u, v *mat.Dense, labeled, y []int, classes int, scheme Weighting) (*Kernel, error) {
 	if ctx == nil {
 		return nil, inputf(linalg.ErrSettings, "nil context")
@@ -283,6 +284,14 @@ func Combine(ctx context.Context, u, v *mat.Dense, labeled, y []int, classes int
 	nv, k := v.Dims()
 	if nv != n || cu != classes {
 		return nil, inputf(linalg.ErrShape, "label-aware block is %dx%d and eigenvectors %dx%d for %d classes", n, cu, nv, k, classes)
+	}
+	// Every row goes into the kernel, not only the labeled ones that the
+	// weighting checks.
+	if err := finite(u, "label-aware vector"); err != nil {
+		return nil, err
+	}
+	if err := finite(v, "eigenvector"); err != nil {
+		return nil, err
 	}
 	t0 := time.Now()
 	out := &Kernel{Classes: classes}
@@ -300,10 +309,15 @@ func Combine(ctx context.Context, u, v *mat.Dense, labeled, y []int, classes int
 	if err != nil {
 		return nil, inputf(linalg.ErrLabels, "%v", err)
 	}
+	seen := make(map[int]bool, len(labeled))
 	for _, i := range labeled {
 		if i < 0 || i >= n {
 			return nil, inputf(linalg.ErrLabels, "labeled index %d outside [0,%d)", i, n)
 		}
+		if seen[i] {
+			return nil, inputf(linalg.ErrLabels, "labeled index %d repeated", i)
+		}
+		seen[i] = true
 	}
 	if len(labeled) != len(y) {
 		return nil, inputf(linalg.ErrLabels, "%d labeled indices but %d labels", len(labeled), len(y))
@@ -329,8 +343,12 @@ func Combine(ctx context.Context, u, v *mat.Dense, labeled, y []int, classes int
 // NormalizeKernel replaces K by the normalised affinity D^-1/2 K D^-1/2,
 // D = diag(K 1), whose top eigenvectors are the bottom ones of the
 // normalised Laplacian I - D^-1/2 K D^-1/2. A degree that is not positive
-// and finite is an ErrDegenerate error (K is then unchanged).
+// and finite is an ErrDegenerate error (K is then unchanged); a nil or empty
+// K is an ErrShape error.
 func NormalizeKernel(g *mat.SymDense) error {
+	if g == nil || g.IsEmpty() {
+		return inputf(linalg.ErrShape, "no kernel matrix")
+	}
 	n := g.SymmetricDim()
 	d := make([]float64, n)
 	for i := 0; i < n; i++ {
