@@ -23,7 +23,7 @@ func inVocabulary(t *testing.T, what string, err error) {
 // of b) with the target factor y, computed from dense l x l matrices, with
 // ||HKH||_F and sum_c |w_c| ||b_c||², the size that sets its rounding.
 func refAlignment(b *mat.Dense, w []float64, y *mat.Dense) (a, kcn, scale float64) {
-	k := combineDense(b, w)
+	k := combine(b, w)
 	_, r := b.Dims()
 	for c := 0; c < r; c++ {
 		nc := mat.Norm(b.ColView(c), 2)
@@ -35,58 +35,8 @@ func refAlignment(b *mat.Dense, w []float64, y *mat.Dense) (a, kcn, scale float6
 	if big > 0 {
 		k.Scale(1/big, k)
 	}
-	l, _ := k.Dims()
-	var t mat.Dense
-	t.Mul(y, y.T())
-	kc, tc := centred(k), centred(&t)
-	var num, nk, nt float64
-	for i := 0; i < l; i++ {
-		for j := 0; j < l; j++ {
-			num += kc.At(i, j) * tc.At(i, j)
-			nk += kc.At(i, j) * kc.At(i, j)
-			nt += tc.At(i, j) * tc.At(i, j)
-		}
-	}
+	num, nk, nt := centredInner(k, y)
 	return num / (math.Sqrt(nk) * math.Sqrt(nt)), math.Sqrt(nk) * big, scale
-}
-
-// centred returns H A H, H = I - 11ᵀ/l, by subtracting row, column and
-// grand means.
-func centred(a *mat.Dense) *mat.Dense {
-	l, _ := a.Dims()
-	rm := make([]float64, l)
-	cm := make([]float64, l)
-	var g float64
-	for i := 0; i < l; i++ {
-		for j := 0; j < l; j++ {
-			rm[i] += a.At(i, j) / float64(l)
-			cm[j] += a.At(i, j) / float64(l)
-			g += a.At(i, j) / float64(l*l)
-		}
-	}
-	out := mat.NewDense(l, l, nil)
-	for i := 0; i < l; i++ {
-		for j := 0; j < l; j++ {
-			out.Set(i, j, a.At(i, j)-rm[i]-cm[j]+g)
-		}
-	}
-	return out
-}
-
-// combineDense returns sum_c w_c b_c b_cᵀ for the columns b_c of b.
-func combineDense(b *mat.Dense, w []float64) *mat.Dense {
-	l, r := b.Dims()
-	k := mat.NewDense(l, l, nil)
-	for i := 0; i < l; i++ {
-		for j := 0; j < l; j++ {
-			var s float64
-			for c := 0; c < r; c++ {
-				s += w[c] * b.At(i, c) * b.At(j, c)
-			}
-			k.Set(i, j, s)
-		}
-	}
-	return k
 }
 
 // indicator returns the l x c class indicator matrix of y (labels outside

@@ -63,6 +63,14 @@ func subset(y []int, idx []int) []int {
 // l x l kernel k with the target T = Y Yᵀ: it forms H K H and H T H
 // explicitly.
 func denseCenteredAlignment(k *mat.Dense, y *mat.Dense) float64 {
+	num, nk, nt := centredInner(k, y)
+	return num / math.Sqrt(nk*nt)
+}
+
+// centredInner returns <HKH, HTH>_F, ||HKH||_F² and ||HTH||_F² for the
+// dense l x l kernel k and the target T = Y Yᵀ, H = I - 11ᵀ/l formed
+// explicitly.
+func centredInner(k *mat.Dense, y *mat.Dense) (num, nk, nt float64) {
 	l, _ := k.Dims()
 	h := mat.NewDense(l, l, nil)
 	for i := 0; i < l; i++ {
@@ -80,7 +88,6 @@ func denseCenteredAlignment(k *mat.Dense, y *mat.Dense) float64 {
 	kc.Mul(&tmp, h)
 	tmp.Mul(h, &t)
 	tc.Mul(&tmp, h)
-	var num, nk, nt float64
 	for i := 0; i < l; i++ {
 		for j := 0; j < l; j++ {
 			num += kc.At(i, j) * tc.At(i, j)
@@ -88,7 +95,7 @@ func denseCenteredAlignment(k *mat.Dense, y *mat.Dense) float64 {
 			nt += tc.At(i, j) * tc.At(i, j)
 		}
 	}
-	return num / math.Sqrt(nk*nt)
+	return num, nk, nt
 }
 
 // combine returns the dense kernel sum_i w_i b_i b_iᵀ of the columns of b.
