@@ -181,7 +181,7 @@ func estimateSpectrum(ctx context.Context, b Operator, cfg *checked) (*spectrumE
 			t.SetSym(j, j+1, beta[j])
 		}
 	}
-	var es mat.EigenSym
+	var es linalg.EigenSym
 	if !es.Factorize(t, true) {
 		return nil, linalg.Errorf(linalg.ErrNumerical, cfg.op, "the projected problem of the spectrum estimate did not converge")
 	}

@@ -1,6 +1,10 @@
 package eig
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
+)
 
 // projectRows applies a to the rows of y (k x n, orthonormal rows; the
 // products counted in res) and decomposes the projected matrix y A yᵀ,
@@ -24,7 +28,7 @@ func projectRows(res *Result, a Operator, y *mat.Dense) (ay *mat.Dense, vals []f
 			h.SetSym(i, j, (g.At(i, j)+g.At(j, i))/2)
 		}
 	}
-	var es mat.EigenSym
+	var es linalg.EigenSym
 	vals = make([]float64, k)
 	z = mat.NewDense(k, k, nil)
 	if es.Factorize(h, true) {

@@ -97,7 +97,7 @@ func FitPCA(ctx context.Context, x *mat.Dense, q, sample int, seed uint64) (*PCA
 			cov.SetSym(i, j, (c.At(i, j)+c.At(j, i))/2*inv)
 		}
 	}
-	var es mat.EigenSym
+	var es EigenSym
 	if !es.Factorize(cov, true) {
 		return nil, newErr(ErrNumerical, op, "the covariance eigenproblem did not converge")
 	}

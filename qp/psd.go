@@ -80,7 +80,7 @@ func cholShifted(h *mat.SymDense, tol float64, work []float64) bool {
 type regularizer struct {
 	h     mat.SymDense
 	p     Problem
-	eig   mat.EigenSym
+	eig   linalg.EigenSym
 	vecs  mat.Dense
 	shift float64
 }

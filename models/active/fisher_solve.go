@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 
+	"ukm/linalg"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -62,7 +64,7 @@ func newFisherProblem(probs mat.Matrix, x *mat.Dense, rank int) (*fisherProblem,
 	}
 	xw := mat.NewDense(n, d, nil)
 	var info mat.SymDense
-	var es mat.EigenSym
+	var es linalg.EigenSym
 	var blocks []*fisherBlock
 	top := 0.0
 	for _, m := range cols {

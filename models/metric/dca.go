@@ -120,7 +120,7 @@ func DCA(ctx context.Context, x *mat.Dense, c Constraints, s *Settings) (*Metric
 	if !finiteSym(cb) || !finiteSym(cw) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "covariances beyond the float64 range: scale the data")
 	}
-	var eb mat.EigenSym
+	var eb linalg.EigenSym
 	if !eb.Factorize(cb, true) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of Ĉ_b failed")
 	}
@@ -187,7 +187,7 @@ func RCA(ctx context.Context, x *mat.Dense, c Constraints, s *Settings) (*Metric
 	}
 	p := cw.SymmetricDim()
 	addRidge(cw, st.Ridge)
-	var e mat.EigenSym
+	var e linalg.EigenSym
 	if !e.Factorize(cw, true) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of Ĉ_w failed")
 	}
@@ -264,7 +264,7 @@ func congruence(z *mat.Dense, c mat.Symmetric) *mat.SymDense {
 func whiten(op string, cz *mat.SymDense, st Settings) (*mat.Dense, []float64, error) {
 	k := cz.SymmetricDim()
 	addRidge(cz, st.Ridge)
-	var e mat.EigenSym
+	var e linalg.EigenSym
 	if !e.Factorize(cz, true) {
 		return nil, nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of C_z failed")
 	}

@@ -276,7 +276,7 @@ func betweenWhitening(op string, gb *mat.SymDense, st Settings) (*mat.Dense, err
 			}
 		}
 	}
-	var eb mat.EigenSym
+	var eb linalg.EigenSym
 	if !eb.Factorize(gb, true) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of the between-chunklet Gram matrix failed")
 	}

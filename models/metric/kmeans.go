@@ -105,7 +105,7 @@ func MahalanobisKMeans(ctx context.Context, x *mat.Dense, m mat.Symmetric, k int
 			}
 		}
 	}
-	var e mat.EigenSym
+	var e linalg.EigenSym
 	if !e.Factorize(m, true) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of the metric failed")
 	}

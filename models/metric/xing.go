@@ -116,7 +116,7 @@ func Xing(ctx context.Context, x *mat.Dense, c Constraints, s *XingSettings) (*X
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "similarity scatter beyond the float64 range: scale the data")
 	}
 	addRidge(sm, st.Ridge)
-	var es mat.EigenSym
+	var es linalg.EigenSym
 	if !es.Factorize(sm, true) {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "eigendecomposition of S failed")
 	}
@@ -145,7 +145,7 @@ func Xing(ctx context.Context, x *mat.Dense, c Constraints, s *XingSettings) (*X
 		return res, ctxErr(op, err)
 	}
 	// M = W N W = A Aᵀ with A = W U diag(sqrt λ) over N's positive λ.
-	var en mat.EigenSym
+	var en linalg.EigenSym
 	en.Factorize(n, true)
 	ln := en.Values(nil)
 	var un mat.Dense
@@ -268,7 +268,7 @@ func xingAscent(ctx context.Context, d *mat.Dense, p int, st XingSettings) (*Xin
 // 1} and the eigenvectors kept.
 func projectTrace(a *mat.SymDense) {
 	p := a.SymmetricDim()
-	var e mat.EigenSym
+	var e linalg.EigenSym
 	if !e.Factorize(a, true) {
 		return
 	}

@@ -88,7 +88,7 @@ func newInputs() inputs {
 			k.SetSym(i, j, math.Exp(-(dx*dx+dy*dy)/2))
 		}
 	}
-	var es mat.EigenSym
+	var es linalg.EigenSym
 	if !es.Factorize(k, true) {
 		panic("designtest: eigendecomposition of the suite's kernel failed")
 	}
