@@ -201,7 +201,7 @@ func TestLowRankKernel(t *testing.T) {
 // rank-one block of 4s on rows 3, 4, 5, 13, 14, 15 and 23 (eigenvalues 28
 // and 0), gonum's Dsyev returns values up to 5.6e124 with residuals as
 // large, which the dense path reported Converged. Its check against ||A||_F
-// now rejects them and the package's own reduction and QL iteration answer.
+// now rejects them and the Jacobi fallback of linalg.EigenSym answers.
 func TestDenseFallback(t *testing.T) {
 	n := 24
 	a := mat.NewSymDense(n, nil)
