@@ -74,12 +74,17 @@ func (e *EigenSym) Values(dst []float64) []float64 {
 }
 
 // VectorsTo stores the eigenvectors as the columns of dst, in the order of
-// Values (as mat.EigenSym.VectorsTo); dst is reset if it is not empty.
+// Values (as mat.EigenSym.VectorsTo), reusing dst if it is n x n and
+// resetting it if it has another size.
 func (e *EigenSym) VectorsTo(dst *mat.Dense) {
 	if e.vectors == nil {
 		panic("linalg: EigenSym: vectors not computed")
 	}
 	if !dst.IsEmpty() {
+		if r, c := dst.Dims(); r == len(e.values) && c == len(e.values) {
+			dst.Copy(e.vectors) // reuse a workspace of the right size
+			return
+		}
 		dst.Reset()
 	}
 	dst.CloneFrom(e.vectors)
