@@ -158,6 +158,11 @@ func (c Chebyshev) solve(ctx context.Context, op string, a Operator, cfg *checke
 		}
 	}
 	res := &Result{}
+	w, _ := chebPool.Get().(*chebWork)
+	if w == nil {
+		w = new(chebWork)
+	}
+	defer chebPool.Put(w)
 	for try := 0; try <= maxCutRetries && cut > lo && cut < hi; try++ {
 		f := newChebOp(cnt, blockOf(a), sign, k, lo, cut, hi)
 		if f.k < 2 {
@@ -181,7 +186,7 @@ func (c Chebyshev) solve(ctx context.Context, op string, a Operator, cfg *checke
 			return res, err
 		}
 		lim := acceptTol(cfg.tol, cfg.n)
-		rayleighRitz(res, a, v, cfg)
+		rayleighRitz(res, a, v, cfg, w)
 		res.NormEstimate = math.Max(math.Abs(lo), math.Abs(hi))
 		for round := 0; ; round++ {
 			res.Converged = 0
@@ -193,14 +198,14 @@ func (c Chebyshev) solve(ctx context.Context, op string, a Operator, cfg *checke
 			if res.Converged == d || round == 2 || ctx.Err() != nil {
 				break
 			}
-			if !polish(a, cfg, res) {
-				rayleighRitz(res, a, filterStep(f, res.Vectors), cfg)
+			if !polish(a, cfg, res, w) {
+				rayleighRitz(res, a, filterStep(f, res.Vectors), cfg, w)
 			}
 		}
 		if res.Converged == d && cfg.refine && ctx.Err() == nil {
 			// At tolerances near round-off, the final refinement of the
 			// other Krylov methods (Settings.NoRefine).
-			polish(a, cfg, res)
+			polish(a, cfg, res, w)
 		}
 		// The order is kept only above cut: a value at or below it means
 		// fewer than d eigenvalues lie above (or one lies below lo).

@@ -174,20 +174,10 @@ func estimateSpectrum(ctx context.Context, b Operator, cfg *checked) (*spectrumE
 		prev, cur, w = cur, w, prev
 		scaleTo(cur, 1/beta[j])
 	}
-	t := mat.NewSymDense(steps, nil)
-	for j := 0; j < steps; j++ {
-		t.SetSym(j, j, alpha[j])
-		if j+1 < steps {
-			t.SetSym(j, j+1, beta[j])
-		}
-	}
-	var es linalg.EigenSym
-	if !es.Factorize(t, true) {
+	vals, first, lastc, err := tridiagEnds(alpha[:steps], beta[:steps])
+	if err != nil {
 		return nil, linalg.Errorf(linalg.ErrNumerical, cfg.op, "the projected problem of the spectrum estimate did not converge")
 	}
-	vals := es.Values(nil)
-	var z mat.Dense
-	es.VectorsTo(&z)
 	e := &spectrumEstimate{}
 	last := beta[steps-1]
 	idx := make([]int, steps)
@@ -197,16 +187,55 @@ func estimateSpectrum(ctx context.Context, b Operator, cfg *checked) (*spectrumE
 	sort.Slice(idx, func(a, b int) bool { return vals[idx[a]] > vals[idx[b]] })
 	for _, i := range idx {
 		e.values = append(e.values, vals[i])
-		e.weights = append(e.weights, z.At(0, i)*z.At(0, i))
+		e.weights = append(e.weights, first[i]*first[i])
 	}
 	// Widen the extreme Ritz values by their residual estimates and a
 	// margin of the width.
-	rTop := last * math.Abs(z.At(steps-1, idx[0]))
-	rBot := last * math.Abs(z.At(steps-1, idx[steps-1]))
+	rTop := last * math.Abs(lastc[idx[0]])
+	rBot := last * math.Abs(lastc[idx[steps-1]])
 	width := e.values[0] - e.values[steps-1]
 	e.hi = e.values[0] + rTop + 0.01*width
 	e.lo = e.values[steps-1] - rBot - 0.01*width
 	return e, nil
+}
+
+// tridiagEnds returns the eigenvalues of the symmetric tridiagonal matrix
+// with diagonal alpha and off-diagonal beta[:len(alpha)-1], and the first
+// and last components of their unit eigenvectors: all the spectrum
+// estimate needs. The implicit QL iteration runs on those two components
+// only (O(m^2) instead of the O(m^3) of a full decomposition); if it does
+// not converge, the full decomposition (linalg.EigenSym, checked, with its
+// fallback) gives them.
+func tridiagEnds(alpha, beta []float64) (vals, first, last []float64, err error) {
+	m := len(alpha)
+	d, e := slices.Clone(alpha), make([]float64, m)
+	copy(e, beta[:m-1])
+	zt := make([]float64, 2*m) // row i: components 0 and m-1 of the i-th vector
+	zt[0], zt[2*m-1] = 1, 1
+	first, last = make([]float64, m), make([]float64, m)
+	if tridiagQLCols(m, 2, d, e, zt) {
+		for i := range m {
+			first[i], last[i] = zt[2*i], zt[2*i+1]
+		}
+		return d, first, last, nil
+	}
+	t := mat.NewSymDense(m, nil)
+	for j := range m {
+		t.SetSym(j, j, alpha[j])
+		if j+1 < m {
+			t.SetSym(j, j+1, beta[j])
+		}
+	}
+	var es linalg.EigenSym
+	if !es.Factorize(t, true) {
+		return nil, nil, nil, linalg.ErrNumerical
+	}
+	var z mat.Dense
+	es.VectorsTo(&z)
+	for i := range m {
+		first[i], last[i] = z.At(0, i), z.At(m-1, i)
+	}
+	return es.Values(nil), first, last, nil
 }
 
 // cut returns the Ritz value above which about want of the n eigenvalues
@@ -233,15 +262,41 @@ func scaleTo(x []float64, s float64) {
 	}
 }
 
+// chebWork holds the d x n buffers of Chebyshev's Rayleigh-Ritz and
+// polish steps (rows: the vectors, their images, the rotated vectors and
+// images) and the refinement's, reused by the rounds of a solve and,
+// through chebPool, by later solves of the same size: at a few hundred
+// kilobytes each, allocating them anew in every round made the collector
+// run several times per solve.
+type chebWork struct {
+	y, ay, yr, ar *mat.Dense
+	ref           refineWork
+}
+
+// chebPool keeps the chebWork of finished solves.
+var chebPool sync.Pool
+
+// vectorsInto returns res.Vectors if it is n x d (its contents are about
+// to be replaced), or a new n x d matrix.
+func vectorsInto(res *Result, n, d int) *mat.Dense {
+	if v := res.Vectors; v != nil {
+		if r, c := v.Dims(); r == n && c == d {
+			return v
+		}
+	}
+	return mat.NewDense(n, d, nil)
+}
+
 // rayleighRitz sets res's pairs by a Rayleigh-Ritz step with A on the span
-// of the orthonormal columns of v: values of A in the order cfg.which
-// wants, vectors, explicit residuals. The projections and rotations are
-// matrix products (O(n d^2)), the images d products with A.
-func rayleighRitz(res *Result, a Operator, v *mat.Dense, cfg *checked) {
+// of the orthonormal columns of v (not res.Vectors, which it overwrites):
+// values of A in the order cfg.which wants, vectors, explicit residuals.
+// The projections and rotations are matrix products (O(n d^2)), the
+// images d products with A; the buffers are w's.
+func rayleighRitz(res *Result, a Operator, v *mat.Dense, cfg *checked, w *chebWork) {
 	n, d := v.Dims()
-	y := mat.NewDense(d, n, nil)
+	y := firstRows(&w.y, d, n)
 	y.Copy(v.T())
-	ay, vals, z, _ := projectRows(res, a, y)
+	ay, vals, z, _ := projectRows(res, a, y, firstRows(&w.ay, d, n))
 	// Ascending from EigenSym; the wanted end first.
 	order := make([]int, d)
 	for j := range order {
@@ -258,10 +313,10 @@ func rayleighRitz(res *Result, a Operator, v *mat.Dense, cfg *checked) {
 		}
 		res.Values[c] = vals[j]
 	}
-	var yr, ar mat.Dense
-	yr.Mul(zo.T(), y) // d x n: the new vectors as rows
+	yr, ar := firstRows(&w.yr, d, n), firstRows(&w.ar, d, n)
+	yr.Mul(zo.T(), y) // the new vectors as rows
 	ar.Mul(zo.T(), ay)
-	res.Vectors = mat.NewDense(n, d, nil)
+	res.Vectors = vectorsInto(res, n, d)
 	res.Vectors.Copy(yr.T())
 	res.Residuals = make([]float64, d)
 	for c := 0; c < d; c++ {
@@ -274,8 +329,9 @@ func rayleighRitz(res *Result, a Operator, v *mat.Dense, cfg *checked) {
 // polish refines the pairs of res with A (the final refinement of the
 // Krylov methods: a Rayleigh-Ritz step on the vectors and their
 // residuals) and reports whether it improved them. The refinement needs
-// only the engine's operator, sign, norm estimate and team, not its basis.
-func polish(a Operator, cfg *checked, res *Result) bool {
+// only the engine's operator, sign, norm estimate and team, not its basis;
+// its buffers are w's.
+func polish(a Operator, cfg *checked, res *Result, w *chebWork) bool {
 	n, d := res.Vectors.Dims()
 	if 2*d > n || d > maxRefine {
 		return false
@@ -291,14 +347,15 @@ func polish(a Operator, cfg *checked, res *Result) bool {
 		kr.sign = -1
 	}
 	kr.team.init(n)
-	y, ay := rowsAndImages(res, a, res.Vectors)
-	vals, resid, yn, ok := kr.refineAll(y, ay)
+	y, ay := firstRows(&w.y, d, n), firstRows(&w.ay, d, n)
+	rowsAndImagesTo(res, a, res.Vectors, y, ay)
+	vals, resid, yn, ok := kr.refineAll(y, ay, &w.ref)
 	res.MatVecs += kr.matvecs
 	res.Products += kr.products
 	if !ok {
 		return false
 	}
 	res.Values, res.Residuals = vals, resid
-	res.Vectors = mat.DenseCopyOf(yn.T())
+	res.Vectors.Copy(yn.T()) // y holds the old vectors
 	return true
 }

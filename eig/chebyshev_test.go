@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"sort"
 	"testing"
 	"time"
 
@@ -111,6 +113,60 @@ func TestChebyshevSettings(t *testing.T) {
 		res, err := c.ch.Solve(context.Background(), op, 4, nil)
 		if !errors.Is(err, c.kind) || res == nil {
 			t.Errorf("%s: %v, want %v", c.name, err, c.kind)
+		}
+	}
+}
+
+// TestTridiagEnds checks the spectrum estimate's tridiagonal eigenproblem,
+// solved on the first and last components only, against the full dense
+// decomposition: the same eigenvalues and, up to sign, the same end
+// components, including a matrix with a negligible coupling (two blocks)
+// and one of order one.
+func TestTridiagEnds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, m := range []int{1, 2, 5, 40} {
+		for _, split := range []bool{false, true} {
+			alpha, beta := make([]float64, m), make([]float64, m)
+			for i := range alpha {
+				alpha[i] = rng.NormFloat64()
+				beta[i] = 0.1 + rng.Float64()
+			}
+			if split && m > 2 {
+				beta[m/2] = 1e-300
+			}
+			vals, first, last, err := tridiagEnds(alpha, beta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tm := mat.NewSymDense(m, nil)
+			for j := range m {
+				tm.SetSym(j, j, alpha[j])
+				if j+1 < m {
+					tm.SetSym(j, j+1, beta[j])
+				}
+			}
+			var es mat.EigenSym
+			if !es.Factorize(tm, true) {
+				t.Fatal("reference did not converge")
+			}
+			var z mat.Dense
+			es.VectorsTo(&z)
+			want := es.Values(nil)
+			idx := make([]int, m)
+			for i := range idx {
+				idx[i] = i
+			}
+			sort.Slice(idx, func(a, b int) bool { return vals[idx[a]] < vals[idx[b]] })
+			for k, i := range idx {
+				if math.Abs(vals[i]-want[k]) > 1e-13*(1+math.Abs(want[k])) {
+					t.Errorf("m=%d split=%v: value %d = %v, want %v", m, split, k, vals[i], want[k])
+				}
+				if math.Abs(math.Abs(first[i])-math.Abs(z.At(0, k))) > 1e-12 ||
+					math.Abs(math.Abs(last[i])-math.Abs(z.At(m-1, k))) > 1e-12 {
+					t.Errorf("m=%d split=%v: value %d: ends (%v, %v), want (%v, %v) up to sign",
+						m, split, k, first[i], last[i], z.At(0, k), z.At(m-1, k))
+				}
+			}
 		}
 	}
 }

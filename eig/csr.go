@@ -10,7 +10,10 @@ import (
 
 // CSR is a sparse symmetric matrix operator backed by a linalg.CSR, checked
 // once by NewCSR. (A *linalg.CSR is itself an Operator; CSR adds the up-front
-// checks of symmetry and finiteness, and a faster product.)
+// checks of symmetry and finiteness, and a faster product.) The solvers
+// apply it to several vectors at once (a block, the vectors of a
+// Rayleigh-Ritz step) four at a time, in one pass over the matrix, with the
+// same result as one vector at a time.
 type CSR struct {
 	a *linalg.CSR
 	// The product's own copy of the structure, checked once: the row

@@ -114,6 +114,41 @@ func TestCSRProduct(t *testing.T) {
 	}
 }
 
+// TestCSRRows checks that the rows of a block applied to a CSR (mulVecs
+// takes them four at a time through the compact kernel) are bit for bit
+// the vector products, and the operator calls that calls reports.
+func TestCSRRows(t *testing.T) {
+	a := randomSymmetricCSR(t, 300, 8, 3)
+	op, err := NewCSR(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, tc := range []struct{ rows, calls int }{{1, 1}, {3, 3}, {4, 1}, {7, 4}, {8, 2}, {21, 6}} {
+		x := mat.NewDense(tc.rows, 300, nil)
+		for i := range x.RawMatrix().Data {
+			x.RawMatrix().Data[i] = rng.NormFloat64()
+		}
+		got := mat.NewDense(tc.rows, 300, nil)
+		mulVecs(op, got, x)
+		want := make([]float64, 300)
+		for r := 0; r < tc.rows; r++ {
+			a.MulVecTo(want, x.RawRowView(r))
+			for i, w := range want {
+				if g := got.At(r, i); g != w {
+					t.Fatalf("%d rows: row %d, entry %d: %v, vector product %v", tc.rows, r, i, g, w)
+				}
+			}
+		}
+		if c := calls(op, tc.rows); c != tc.calls {
+			t.Errorf("%d rows: calls %d, want %d", tc.rows, c, tc.calls)
+		}
+		if c := calls(a, tc.rows); c != tc.rows {
+			t.Errorf("%d rows of a *linalg.CSR: calls %d, want %d", tc.rows, c, tc.rows)
+		}
+	}
+}
+
 // BenchmarkCSRProduct compares the operator's products on 32-bit indices
 // with linalg.CSR's on the same matrices (10-NN graph Laplacians of
 // Gaussian points in 10 dimensions, as in BenchmarkVsEigsh): one vector (b=1, MulVecTo) and the Chebyshev

@@ -77,6 +77,11 @@ type krylov struct {
 	scr              *mat.Dense
 	scrA, scrB, scrD []float64
 	screened         int
+
+	// Workspace of result (lazy): the final Ritz vectors and their images
+	// (rows) and the refinement's buffers.
+	finY, finAY *mat.Dense
+	fin         refineWork
 }
 
 // team runs a job split over column ranges of length n on GOMAXPROCS

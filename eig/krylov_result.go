@@ -30,7 +30,8 @@ func (k *krylov) result(c int, status linalg.Status, explicit bool) *Result {
 	est := append([]float64(nil), k.res[:nw]...)
 	// Ritz vectors y = G V, with G (nw x c) stored negated and transposed
 	// as for a restart, computed by column ranges on the team.
-	y := mat.NewDense(nw, k.n, nil)
+	y := firstRows(&k.finY, nw, k.n)
+	clear(y.RawMatrix().Data[:nw*k.n]) // partRitzVectors subtracts from it
 	for a := 0; a < nw; a++ {
 		j := k.order[a]
 		for i := 0; i < c; i++ {
@@ -49,11 +50,11 @@ func (k *krylov) result(c int, status linalg.Status, explicit bool) *Result {
 	orthonormalRows(&k.team, y, nw)
 	res.Residuals = est
 	if explicit {
-		ay := mat.NewDense(nw, k.n, nil)
+		ay := firstRows(&k.finAY, nw, k.n)
 		k.apply(ay, y)
 		refined := false
 		if k.cfg.refine && status == linalg.Converged {
-			if vals, resid, yr, ok := k.refineAll(y, ay); ok {
+			if vals, resid, yr, ok := k.refineAll(y, ay, &k.fin); ok {
 				res.Values, res.Residuals, y, refined = vals, resid, yr, true
 			}
 		}

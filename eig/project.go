@@ -9,14 +9,16 @@ import (
 // projectRows applies a to the rows of y (k x n, orthonormal rows; the
 // products counted in res) and decomposes the projected matrix y A yᵀ,
 // symmetrized (A is symmetric; the images carry its rounding). It returns
-// the images, the eigenvalues ascending and the eigenvectors as the
-// columns of z, with sorted true; if the k x k eigenproblem does not
-// converge, the diagonal of the projection, the identity and sorted false
-// (the rows kept as they are). The products and projections are matrix
+// the images (in ay, k x n, or a new matrix if ay is nil), the eigenvalues
+// ascending and the eigenvectors as the columns of z, with sorted true; if
+// the k x k eigenproblem does not converge, the diagonal of the
+// projection, the identity and sorted false (the rows kept as they are). The products and projections are matrix
 // products, O(k^2 n).
-func projectRows(res *Result, a Operator, y *mat.Dense) (ay *mat.Dense, vals []float64, z *mat.Dense, sorted bool) {
+func projectRows(res *Result, a Operator, y, ay *mat.Dense) (_ *mat.Dense, vals []float64, z *mat.Dense, sorted bool) {
 	k, n := y.Dims()
-	ay = mat.NewDense(k, n, nil)
+	if ay == nil {
+		ay = mat.NewDense(k, n, nil)
+	}
 	mulVecs(a, ay, y)
 	res.MatVecs += k
 	res.Products += calls(a, k)
@@ -47,11 +49,16 @@ func projectRows(res *Result, a Operator, y *mat.Dense) (ay *mat.Dense, vals []f
 // images A y (rows), the products counted in res.
 func rowsAndImages(res *Result, a Operator, v *mat.Dense) (y, ay *mat.Dense) {
 	n, d := v.Dims()
-	y = mat.NewDense(d, n, nil)
+	y, ay = mat.NewDense(d, n, nil), mat.NewDense(d, n, nil)
+	rowsAndImagesTo(res, a, v, y, ay)
+	return y, ay
+}
+
+// rowsAndImagesTo is rowsAndImages into y and ay (d x n).
+func rowsAndImagesTo(res *Result, a Operator, v, y, ay *mat.Dense) {
+	_, d := v.Dims()
 	y.Copy(v.T())
-	ay = mat.NewDense(d, n, nil)
 	mulVecs(a, ay, y)
 	res.MatVecs += d
 	res.Products += calls(a, d)
-	return y, ay
 }

@@ -27,10 +27,11 @@ const (
 // A second step is needed when a wanted eigenvalue lies close to an
 // unwanted one: the first step then resolves only part of the error along
 // the unwanted eigenvector. It returns false if no step improved on the input.
-func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat.Dense, ok bool) {
+// The steps work in w; ynew is one of its buffers, valid until w is used
+// again.
+func (k *krylov) refineAll(y, ay *mat.Dense, w *refineWork) (values, resid []float64, ynew *mat.Dense, ok bool) {
 	floor := refineTarget(k.cfg.tol, k.normA)
 	worst := math.Inf(1)
-	var w refineWork
 	for pass := 0; pass < refinePasses; pass++ {
 		// Every step takes only the residuals above the floor: the
 		// couplings among all the pairs, which the step also corrects,
@@ -38,7 +39,7 @@ func (k *krylov) refineAll(y, ay *mat.Dense) (values, resid []float64, ynew *mat
 		// product. Taking every residual in the first step would lower
 		// the worst residual only slightly, for several times the
 		// products.
-		v, r, yn, ayn, done := k.refine(y, ay, floor, &w, pass%2)
+		v, r, yn, ayn, done := k.refine(y, ay, floor, w, pass%2)
 		if !done {
 			break
 		}
@@ -68,7 +69,9 @@ func refineTarget(tol, norm float64) float64 {
 // residual norms, the stacked basis and its images (nw rows and the
 // residuals that join), the residuals, and two pairs of output vectors and images, used
 // alternately so that a step that fails leaves the previous step's output
-// intact. Without it every step would allocate O(n d) anew.
+// intact. Without it every step would allocate O(n d) anew; kept by the
+// Krylov engine's pooled workspace and by Chebyshev's (chebWork), it lets
+// the steps of later solves of the same size allocate nothing.
 type refineWork struct {
 	row           []float64
 	basis, img, r *mat.Dense
@@ -76,9 +79,9 @@ type refineWork struct {
 }
 
 // firstRows returns the first r rows of *m, (re)allocating *m with r rows
-// of length n if it is nil or has fewer.
+// of length n if it is nil, has fewer rows or rows of another length.
 func firstRows(m **mat.Dense, r, n int) *mat.Dense {
-	if *m == nil || (*m).RawMatrix().Rows < r {
+	if *m == nil || (*m).RawMatrix().Rows < r || (*m).RawMatrix().Cols != n {
 		*m = mat.NewDense(r, n, nil)
 	}
 	return (*m).Slice(0, r, 0, n).(*mat.Dense)

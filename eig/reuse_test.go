@@ -204,3 +204,38 @@ func TestPooledWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// TestPooledSparseWorkspace: Chebyshev's and the Krylov engine's buffers
+// for the Rayleigh-Ritz, polish and refinement steps (chebWork,
+// krylov.fin) are pooled across solves; solves of sparse matrices of other
+// orders and other d in between must not change a result.
+func TestPooledSparseWorkspace(t *testing.T) {
+	ctx := context.Background()
+	ops := map[int]*CSR{}
+	for _, n := range []int{600, 900} {
+		c, err := NewCSR(randomSymmetricCSR(t, n, 10, uint64(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops[n] = c
+	}
+	for _, s := range []Solver{Chebyshev{}, ThickRestart{}, Block{}} {
+		set := &Settings{Seed: 3}
+		first, err := s.Solve(ctx, ops[600], 20, set)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+		for _, between := range []struct{ n, d int }{{900, 20}, {600, 12}, {900, 30}} {
+			if _, err := s.Solve(ctx, ops[between.n], between.d, set); err != nil {
+				t.Fatalf("%s: %v", s.Name(), err)
+			}
+			again, err := s.Solve(ctx, ops[600], 20, set)
+			if err != nil {
+				t.Fatalf("%s: %v", s.Name(), err)
+			}
+			if !sameResult(first, again) || first.Products != again.Products {
+				t.Errorf("%s: a solve after n = %d, d = %d differs from the first", s.Name(), between.n, between.d)
+			}
+		}
+	}
+}

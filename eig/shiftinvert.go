@@ -438,7 +438,7 @@ func (r *siRun) backTransform(res *Result, y *mat.Dense) {
 	a, cfg := r.a, r.cfg
 	k, n := y.Dims()
 	d := cfg.d
-	ay, vals, z, sorted := projectRows(res, a, y)
+	ay, vals, z, sorted := projectRows(res, a, y, nil)
 	res.Values = make([]float64, d)
 	res.Residuals = make([]float64, d)
 	res.Vectors = mat.NewDense(n, d, nil)

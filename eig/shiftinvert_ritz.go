@@ -169,7 +169,7 @@ func appendOrthonormal(q, x *mat.Dense) *mat.Dense {
 func (r *siRun) ritzA(res *Result, s *mat.Dense) *mat.Dense {
 	k, n := s.Dims()
 	d := r.cfg.d
-	_, _, z, ok := projectRows(res, r.a, s)
+	_, _, z, ok := projectRows(res, r.a, s, nil)
 	if !ok {
 		return nil
 	}

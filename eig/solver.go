@@ -137,8 +137,9 @@ type Result struct {
 	MatVecs int
 	// Products counts the operator calls: a block product (MulVecsTo) counts
 	// once whatever its number of vectors, as does a MulVecTo. For a Dense
-	// operator it is the number of passes over the matrix, the measure of
-	// the memory traffic.
+	// operator, and for a CSR (which the solvers apply to a block of
+	// vectors four at a time), it is the number of passes over the matrix,
+	// the measure of the memory traffic.
 	Products int
 	// Restarts counts restart cycles (including multiplicity checks).
 	Restarts int

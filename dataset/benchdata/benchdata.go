@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/dataset"
+	"ukm/linalg"
 )
 
 // RBFDim is the dimension of the points of the eigensolver benchmark.
@@ -172,9 +173,9 @@ func Ionosphere(l int, seed uint64) (*Spectrum, error) {
 // NewSpectrum builds the BenchmarkSKL construction on a binary data set:
 // features z-scored by ZScore, RBF kernel as in RBFKernel (an error if the
 // median pairwise squared distance is zero), full eigendecomposition by
-// mat.EigenSym reordered to decreasing values, and the first l entries of
-// rand.New(rand.NewPCG(seed, 0)).Perm(n), drawn again from the same generator
-// until both classes are present.
+// linalg.EigenSym (gonum's, checked) reordered to decreasing values, and
+// the first l entries of rand.New(rand.NewPCG(seed, 0)).Perm(n), drawn
+// again from the same generator until both classes are present.
 func NewSpectrum(set *dataset.Set, l int, seed uint64) (*Spectrum, error) {
 	if set == nil || set.X == nil || set.X.IsEmpty() {
 		return nil, fmt.Errorf("%w: empty data set", ErrArgument)
@@ -206,7 +207,7 @@ func NewSpectrum(set *dataset.Set, l int, seed uint64) (*Spectrum, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: median pairwise distance is zero", ErrArgument)
 	}
-	var es mat.EigenSym
+	var es linalg.EigenSym
 	if !es.Factorize(k, true) {
 		return nil, errors.New("benchdata: eigendecomposition of the kernel failed")
 	}

@@ -68,7 +68,7 @@ func Ionosphere() (*Spectrum, error) {
 // NewSpectrum builds the BenchmarkSKL construction on a binary data set:
 // features z-scored with the population standard deviation (constant columns
 // left at 0), RBF kernel with γ = 1/(upper) median pairwise squared distance,
-// full eigendecomposition by mat.EigenSym reordered to decreasing values, and
+// full eigendecomposition by linalg.EigenSym reordered to decreasing values, and
 // the first l entries of rand.New(rand.NewPCG(seed, 0)).Perm(n), drawn again
 // from the same generator until both classes are present.
 func NewSpectrum(set *dataset.Set, l int, seed uint64) (*Spectrum, error) {
