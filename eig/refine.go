@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/jacobi"
 )
 
 // maxRefine is the largest number of pairs the final refinement handles;
@@ -278,7 +280,7 @@ func (k *krylov) refine(y, ay *mat.Dense, floor float64, w *refineWork, slot int
 		h[(nw+i)*m+nw+i] = wm[i]
 	}
 	z := make([]float64, m*m)
-	if !jacobiEigen(m, h, z) {
+	if !jacobi.Eigen(m, h, z) {
 		return nil, nil, nil, nil, false
 	}
 	// Back to the R̂ coordinates: rows nw.. of z times vm.
@@ -372,68 +374,6 @@ func keepRows(x *mat.Dense, q int, keep func(norm float64) bool) int {
 		k++
 	}
 	return k
-}
-
-// jacobiEigen diagonalises the symmetric m x m matrix h (row-major, full
-// storage) in place by cyclic Jacobi rotations and accumulates them in z
-// (column j of z is the eigenvector of h[j][j] on return). A rotation is
-// skipped when its angle would be below the round-off of the entries it
-// changes. It returns false if the sweeps do not settle.
-func jacobiEigen(m int, h, z []float64) bool {
-	for i := range z[:m*m] {
-		z[i] = 0
-	}
-	for i := 0; i < m; i++ {
-		z[i*m+i] = 1
-	}
-	scale := 0.0
-	for i := 0; i < m; i++ {
-		scale = math.Max(scale, math.Abs(h[i*m+i]))
-	}
-	tiny := dlamchE * dlamchE * scale
-	for sweep := 0; sweep < 60; sweep++ {
-		rotated := false
-		for p := 0; p < m; p++ {
-			for r := p + 1; r < m; r++ {
-				apr := h[p*m+r]
-				app, arr := h[p*m+p], h[r*m+r]
-				// Negligible: the rotation angle (about apr / (arr - app))
-				// is below eps/32, or the entry is tiny.
-				if math.Abs(apr) <= tiny || math.Abs(apr) <= dlamchE/32*math.Abs(arr-app) {
-					continue
-				}
-				rotated = true
-				tau := (arr - app) / (2 * apr)
-				t := 1 / (math.Abs(tau) + math.Sqrt(1+tau*tau))
-				if tau < 0 {
-					t = -t
-				}
-				cs := 1 / math.Sqrt(1+t*t)
-				sn := t * cs
-				for i := 0; i < m; i++ {
-					hp, hr := h[i*m+p], h[i*m+r]
-					h[i*m+p] = cs*hp - sn*hr
-					h[i*m+r] = sn*hp + cs*hr
-				}
-				pr, rrow := h[p*m:(p+1)*m], h[r*m:(r+1)*m]
-				for i := range pr {
-					hp, hr := pr[i], rrow[i]
-					pr[i] = cs*hp - sn*hr
-					rrow[i] = sn*hp + cs*hr
-				}
-				h[p*m+r], h[r*m+p] = 0, 0
-				for i := 0; i < m; i++ {
-					zp, zr := z[i*m+p], z[i*m+r]
-					z[i*m+p] = cs*zp - sn*zr
-					z[i*m+r] = sn*zp + cs*zr
-				}
-			}
-		}
-		if !rotated {
-			return true
-		}
-	}
-	return false
 }
 
 // dot2 returns the dot product of x and y computed in twice the working

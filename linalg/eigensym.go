@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/internal/jacobi"
 )
 
 // EigenSym is gonum's mat.EigenSym with its result checked: gonum's Dsyev
@@ -137,50 +139,12 @@ func eigenPlausible(a mat.Symmetric, vals []float64, vecs *mat.Dense, fro float6
 func jacobiEigenSym(a mat.Symmetric, n int) ([]float64, *mat.Dense, bool) {
 	h := make([]float64, n*n)
 	z := make([]float64, n*n)
-	scale := 0.0
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
 			h[i*n+j] = a.At(i, j)
-			scale = math.Max(scale, math.Abs(h[i*n+j]))
-		}
-		z[i*n+i] = 1
-	}
-	const eps = 0x1p-53
-	converged := false
-	for sweep := 0; sweep < 80 && !converged; sweep++ {
-		converged = true
-		for p := 0; p < n; p++ {
-			for q := p + 1; q < n; q++ {
-				apq := h[p*n+q]
-				app, aqq := h[p*n+p], h[q*n+q]
-				if math.Abs(apq) <= eps*eps*scale || math.Abs(apq) <= eps/32*math.Abs(aqq-app) {
-					continue
-				}
-				converged = false
-				tau := (aqq - app) / (2 * apq)
-				t := 1 / (math.Abs(tau) + math.Sqrt(1+tau*tau))
-				if tau < 0 {
-					t = -t
-				}
-				c := 1 / math.Sqrt(1+t*t)
-				s := t * c
-				for i := 0; i < n; i++ {
-					hp, hq := h[i*n+p], h[i*n+q]
-					h[i*n+p], h[i*n+q] = c*hp-s*hq, s*hp+c*hq
-				}
-				for i := 0; i < n; i++ {
-					hp, hq := h[p*n+i], h[q*n+i]
-					h[p*n+i], h[q*n+i] = c*hp-s*hq, s*hp+c*hq
-				}
-				h[p*n+q], h[q*n+p] = 0, 0
-				for i := 0; i < n; i++ {
-					zp, zq := z[i*n+p], z[i*n+q]
-					z[i*n+p], z[i*n+q] = c*zp-s*zq, s*zp+c*zq
-				}
-			}
 		}
 	}
-	if !converged {
+	if !jacobi.Eigen(n, h, z) {
 		return nil, nil, false
 	}
 	order := make([]int, n)
