@@ -162,7 +162,9 @@ func (c Chebyshev) solve(ctx context.Context, op string, a Operator, cfg *checke
 	if w == nil {
 		w = new(chebWork)
 	}
-	defer chebPool.Put(w)
+	if cfg.n*d <= chebPoolMax {
+		defer chebPool.Put(w)
+	}
 	for try := 0; try <= maxCutRetries && cut > lo && cut < hi; try++ {
 		f := newChebOp(cnt, blockOf(a), sign, k, lo, cut, hi)
 		if f.k < 2 {

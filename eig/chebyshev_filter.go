@@ -273,8 +273,15 @@ type chebWork struct {
 	ref           refineWork
 }
 
-// chebPool keeps the chebWork of finished solves.
+// chebPool keeps the chebWork of finished solves whose d x n buffers hold
+// at most chebPoolMax entries (16 MiB each): a later solve of that size
+// then allocates none, while the buffers of a very large solve (160 MB each
+// at a million points) are released when it ends instead of waiting in
+// the pool for the collector.
 var chebPool sync.Pool
+
+// chebPoolMax bounds n d for a chebWork kept in chebPool.
+const chebPoolMax = 1 << 21
 
 // vectorsInto returns res.Vectors if it is n x d (its contents are about
 // to be replaced), or a new n x d matrix.

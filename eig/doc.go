@@ -225,9 +225,9 @@
 // Start vectors come from Settings.Seed (or Settings.Start) through a PCG
 // generator: equal inputs give bit-identical results for a fixed GOMAXPROCS.
 // Solver values are stateless; each solve owns its workspace while it runs
-// (a finished solve's Krylov and Chebyshev workspaces go to pools, and a
-// later solve clears or overwrites what it reuses, so nothing of one call
-// reaches the next), and Dense, CSR, Shifted, Negated and Counter operators
+// (a finished solve's Krylov workspace, and Chebyshev's up to a size, go
+// to pools, and a later solve clears or overwrites what it reuses, so
+// nothing of one call reaches the next), and Dense, CSR, Shifted, Negated and Counter operators
 // may be shared by concurrent solves (a CSR only while its linalg.CSR is
 // not modified).
 //
