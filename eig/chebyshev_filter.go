@@ -265,9 +265,9 @@ func scaleTo(x []float64, s float64) {
 // chebWork holds the d x n buffers of Chebyshev's Rayleigh-Ritz and
 // polish steps (rows: the vectors, their images, the rotated vectors and
 // images) and the refinement's, reused by the rounds of a solve and,
-// through chebPool, by later solves of the same size: at a few hundred
-// kilobytes each, allocating them anew in every round made the collector
-// run several times per solve.
+// through chebPool, by later solves of the same size (up to chebPoolMax):
+// at a few hundred kilobytes each, allocating them anew in every round
+// made the collector run several times per solve.
 type chebWork struct {
 	y, ay, yr, ar *mat.Dense
 	ref           refineWork

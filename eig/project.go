@@ -12,8 +12,8 @@ import (
 // the images (in ay, k x n, or a new matrix if ay is nil), the eigenvalues
 // ascending and the eigenvectors as the columns of z, with sorted true; if
 // the k x k eigenproblem does not converge, the diagonal of the
-// projection, the identity and sorted false (the rows kept as they are). The products and projections are matrix
-// products, O(k^2 n).
+// projection, the identity and sorted false (the rows kept as they are).
+// The products and projections are matrix products, O(k^2 n).
 func projectRows(res *Result, a Operator, y, ay *mat.Dense) (_ *mat.Dense, vals []float64, z *mat.Dense, sorted bool) {
 	k, n := y.Dims()
 	if ay == nil {
