@@ -85,18 +85,9 @@ func (f *chebOp) MulVecsTo(dst, x *mat.Dense) {
 		f.blk = make([]float64, 4*m)
 	}
 	xi, t0, t1, t2 := f.blk[:m], f.blk[m:2*m], f.blk[2*m:3*m], f.blk[3*m:4*m]
-	for v := 0; v < r; v++ { // interleave: xi[j*r+v] = x[v][j]
-		for j, e := range x.RawRowView(v)[:n] {
-			xi[j*r+v] = e
-		}
-	}
+	interleave(xi, x, 0, r)
 	f.recurrence(xi, xi, t0, t1, t2, func(dst, x []float64) { f.csr.MulBlockTo(dst, x, r) })
-	for v := 0; v < r; v++ {
-		row := dst.RawRowView(v)[:n]
-		for j := range row {
-			row[j] = xi[j*r+v]
-		}
-	}
+	deinterleave(dst, xi, 0, r)
 	f.vectors.Add(int64(f.k * r))
 	f.calls.Add(int64(f.k))
 }

@@ -121,22 +121,35 @@ func mulVecs(a Operator, dst, x *mat.Dense) {
 		defer interleaved.Put(buf)
 		xi, yi := (*buf)[:4*n], (*buf)[4*n:8*n]
 		for ; k+4 <= r; k += 4 {
-			for v := range 4 {
-				for j, e := range x.RawRowView(k + v)[:n] {
-					xi[4*j+v] = e
-				}
-			}
+			interleave(xi, x, k, 4)
 			c.mulBlock(yi, xi, 4)
-			for v := range 4 {
-				row := dst.RawRowView(k + v)[:n]
-				for j := range row {
-					row[j] = yi[4*j+v]
-				}
-			}
+			deinterleave(dst, yi, k, 4)
 		}
 	}
 	for ; k < r; k++ {
 		a.MulVecTo(dst.RawRowView(k), x.RawRowView(k))
+	}
+}
+
+// interleave stores rows from:from+b of x in xi interleaved, the layout
+// of the block products: xi[j*b+v] = x[from+v][j].
+func interleave(xi []float64, x *mat.Dense, from, b int) {
+	_, n := x.Dims()
+	for v := range b {
+		for j, e := range x.RawRowView(from + v)[:n] {
+			xi[j*b+v] = e
+		}
+	}
+}
+
+// deinterleave is interleave's inverse: dst[from+v][j] = xi[j*b+v].
+func deinterleave(dst *mat.Dense, xi []float64, from, b int) {
+	_, n := dst.Dims()
+	for v := range b {
+		row := dst.RawRowView(from + v)[:n]
+		for j := range row {
+			row[j] = xi[j*b+v]
+		}
 	}
 }
 
