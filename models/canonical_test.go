@@ -303,3 +303,81 @@ func TestCompleteOrthonormal(t *testing.T) {
 		}
 	}
 }
+
+// TestConflictingCopiesSeed: a component of the kNN graph made of copies of
+// one row, two of them labeled with different classes, is undecided: its
+// points' decision values are zero in exact arithmetic. They get the tied
+// class with the most labels for every eigensolver seed, in PredictRows and
+// in the model selection's cross-validation. Without the tie rule of
+// klr.Multi.PredictPrior the rounding of each seed decides them.
+func TestConflictingCopiesSeed(t *testing.T) {
+	const per = 25
+	x, _, labeled, labels := separatedClusters(4, per, 3) // classes 0 1 0 labeled
+	n, _ := x.Dims()
+	for i := 3 * per; i < n; i++ { // the fourth cluster: copies of one row
+		x.SetRow(i, []float64{300, 0})
+	}
+	// Two copies far from the lowest-indexed ones that every copy lists,
+	// so that nothing lists them and their rows are the same.
+	labeled = append(labeled, n-2, n-1)
+	labels = append(labels, 0, 1)
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"SKL(decay=2)", Options{Design: SKL, Decay: 2}},
+		{"SKL(decay=1)", Options{Design: SKL, Decay: 1}},
+		{"Truncated", Options{Design: Truncated}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := uint64(1); seed <= 6; seed++ {
+				o := tc.opt
+				o.Kernel = KernelSpec{Kind: KNN}
+				o.GraphK, o.D, o.Lambda, o.Seed = 5, 10, 0.01, seed
+				m, err := Fit(context.Background(), x, labeled, labels, &o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := m.PredictRows(nil, all)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 3 * per; i < n; i++ {
+					if p[i] != 0 {
+						t.Fatalf("seed %d: copy %d predicted %d, want 0, the tied class with the most labels", seed, i, p[i])
+					}
+				}
+				// The cross-validation of Select decides ties by the same
+				// rule: with a third labeled copy (class 1), holding out a
+				// copy of class 1 leaves the training part tied, and the
+				// training labels' majority (class 0) is wrong for it.
+				cvLabeled := append([]int{n - 3}, labeled...)
+				cvLabels := append([]int{0}, labels...)
+				cvLabels[len(cvLabels)-2] = 1
+				order := make([]int, len(cvLabeled))
+				for a := range order {
+					order[a] = a
+				}
+				slices.SortFunc(order, func(a, b int) int { return cvLabeled[a] - cvLabeled[b] })
+				sl, sy := make([]int, len(order)), make([]int, len(order))
+				for a, b := range order {
+					sl[a], sy[a] = cvLabeled[b], cvLabels[b]
+				}
+				sel, err := Select(context.Background(), x, sl, sy, &SelectOptions{
+					Base:       Options{Seed: seed},
+					Candidates: []Candidate{{Name: tc.name, Options: o}},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := sel.Selection().Best().right; slices.Contains(got[3:], true) {
+					t.Fatalf("seed %d: held-out copies right %v, want none (labels %v)", seed, got[3:], sy)
+				}
+			}
+		})
+	}
+}

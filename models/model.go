@@ -324,6 +324,25 @@ func (m *Model) inputsNew(xnew *mat.Dense) (mat.Matrix, []bool, error) {
 	return f, unreached, nil
 }
 
+// featureFloor is the tie test's floor on the feature rows' norms (see
+// klr.Multi.PredictPrior): ||sqrt(mu)|| for the rows V diag(sqrt(mu)) of a
+// spectral design, 0 for the kernel blocks of Standard.
+func (m *Model) featureFloor() float64 {
+	if m.phi == nil {
+		return 0
+	}
+	return muFloor(m.mu)
+}
+
+// muFloor returns ||sqrt(mu)|| = sqrt(sum mu).
+func muFloor(mu []float64) float64 {
+	var s float64
+	for _, v := range mu {
+		s += max(v, 0)
+	}
+	return math.Sqrt(s)
+}
+
 func (m *Model) predict(dst []int, x mat.Matrix) ([]int, error) {
 	var err error
 	switch {
@@ -332,7 +351,7 @@ func (m *Model) predict(dst []int, x mat.Matrix) ([]int, error) {
 	case m.svm != nil:
 		dst, err = m.svm.Predict(dst, x)
 	default:
-		dst, err = m.klr.Predict(dst, x)
+		dst, err = m.klr.PredictPrior(dst, x, m.labels, m.featureFloor())
 	}
 	if err != nil {
 		return dst, fmt.Errorf("models: %w", err)

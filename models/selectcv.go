@@ -215,7 +215,7 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 			cv.oneClass(s, len(vs), right, prob)
 			continue
 		}
-		train, test, err := cv.inputs(ctx, pr, r, kll, sub, s)
+		train, test, floor, err := cv.inputs(ctx, pr, r, kll, sub, s)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -253,7 +253,7 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 				return nil, nil, fmt.Errorf("models: KLR: %w", err)
 			}
 			warm = true
-			if pred, err = mm.Predict(pred[:0], test); err != nil {
+			if pred, err = mm.PredictPrior(pred[:0], test, s.y, floor); err != nil {
 				return nil, nil, fmt.Errorf("models: KLR: %w", err)
 			}
 			if proba, err = mm.PredictProbaNormalized(reuseProba(proba, len(s.test), len(s.kept)), test); err != nil {
@@ -271,8 +271,9 @@ func (cv *cvData) scoreDesign(ctx context.Context, pr *prep, r *resolved, kll *m
 
 // inputs returns the classifier's training and held-out inputs of one
 // split: kernel blocks for Standard, feature maps Phi = V diag(sqrt(mu))
-// with mu designed on the training part otherwise.
-func (cv *cvData) inputs(ctx context.Context, pr *prep, r *resolved, kll *mat.Dense, sub *spectral.Basis, s split) (train, test *mat.Dense, err error) {
+// with mu designed on the training part otherwise; and the floor of the
+// KLR tie test (see Model.featureFloor).
+func (cv *cvData) inputs(ctx context.Context, pr *prep, r *resolved, kll *mat.Dense, sub *spectral.Basis, s split) (train, test *mat.Dense, floor float64, err error) {
 	if sub == nil {
 		train = mat.NewDense(len(s.train), len(s.train), nil)
 		test = mat.NewDense(len(s.test), len(s.train), nil)
@@ -286,15 +287,15 @@ func (cv *cvData) inputs(ctx context.Context, pr *prep, r *resolved, kll *mat.De
 				test.Set(a, b, kll.At(i, j))
 			}
 		}
-		return train, test, nil
+		return train, test, 0, nil
 	}
 	target, err := spectral.Target(s.y, len(s.kept))
 	if err != nil {
-		return nil, nil, fmt.Errorf("models: %w", err)
+		return nil, nil, 0, fmt.Errorf("models: %w", err)
 	}
 	mu, err := designFor(r).Coefficients(ctx, nil, sub, s.trainIdx, target)
 	if err != nil {
-		return nil, nil, fmt.Errorf("models: %v design: %w", r.Design, err)
+		return nil, nil, 0, fmt.Errorf("models: %v design: %w", r.Design, err)
 	}
 	w := sqrtMu(nil, mu)
 	train = gatherRows(nil, sub.V, s.trainIdx)
@@ -306,9 +307,9 @@ func (cv *cvData) inputs(ctx context.Context, pr *prep, r *resolved, kll *mat.De
 		kt.Mul(train, train.T())
 		symmetrise(&kt)
 		kx.Mul(test, train.T())
-		return &kt, &kx, nil
+		return &kt, &kx, 0, nil
 	}
-	return train, test, nil
+	return train, test, muFloor(mu), nil
 }
 
 // svmPredict trains the SVM on a training kernel block and predicts the

@@ -103,7 +103,7 @@ func CrossValidateKernel(ctx context.Context, k mat.Matrix, labels []int, classe
 		func(mm *Multi, y []int) error {
 			return ft.FitMultiKernel(ctx, mm, train, y, classes, true)
 		},
-		func(mm *Multi, pred []int) ([]int, error) { return mm.Predict(pred, cross) })
+		func(mm *Multi, pred, y []int) ([]int, error) { return mm.PredictPrior(pred, cross, y, 0) })
 }
 
 // CrossValidateFeatures is CrossValidateKernel for the feature form (phi is
@@ -131,11 +131,11 @@ func CrossValidateFeatures(ctx context.Context, phi mat.Matrix, labels []int, cl
 		func(mm *Multi, y []int) error {
 			return ft.FitMultiFeatures(ctx, mm, train, y, classes, true)
 		},
-		func(mm *Multi, pred []int) ([]int, error) { return mm.Predict(pred, held) })
+		func(mm *Multi, pred, y []int) ([]int, error) { return mm.PredictPrior(pred, held, y, 0) })
 }
 
 func crossValidate(op string, ctx context.Context, ft *Fitter, labels []int, classes int, s *Settings, cv *CVSettings,
-	split func(tr, va []int), fit func(*Multi, []int) error, predict func(*Multi, []int) ([]int, error)) (*CVResult, error) {
+	split func(tr, va []int), fit func(*Multi, []int) error, predict func(mm *Multi, pred, y []int) ([]int, error)) (*CVResult, error) {
 	if err := linalg.CheckContext(op, ctx); err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func crossValidate(op string, ctx context.Context, ft *Fitter, labels []int, cla
 			if err := fit(mm, ytr); err != nil {
 				return nil, fmt.Errorf("%s: fold %d, lambda %g: %w", op, f, grid[gi], err)
 			}
-			pred, err = predict(mm, pred)
+			pred, err = predict(mm, pred, ytr)
 			if err != nil {
 				return nil, fmt.Errorf("%s: fold %d, lambda %g: %w", op, f, grid[gi], err)
 			}

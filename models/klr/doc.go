@@ -41,9 +41,13 @@
 // Multi-class problems (labels 0..c-1) use one-versus-all training with the
 // same lambda for every binary problem and predict the class of maximal
 // probability (KDD 2006, section 6.1); with c = 2 a single binary problem is
-// solved with class 1 as the positive class. The regularisation parameter can
-// be chosen by stratified k-fold cross-validation (CrossValidateKernel,
-// CrossValidateFeatures).
+// solved with class 1 as the positive class. Decision values equal to within
+// TieTol of their size are tied, so that rounding never decides a class:
+// Predict gives the tie to the lower class index, PredictPrior to the class
+// with the most labels. The regularisation parameter can be chosen by
+// stratified k-fold cross-validation (CrossValidateKernel,
+// CrossValidateFeatures), whose held-out points take ties by the training
+// fold's labels.
 //
 // # Errors and statuses
 //

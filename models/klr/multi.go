@@ -164,12 +164,9 @@ func (mm *Multi) PredictProbaNormalized(dst *mat.Dense, x mat.Matrix) (*mat.Dens
 }
 
 // Predict writes the class of maximal probability for each row of x into dst
-// (grown if too short) and returns it. Ties go to the lower class index.
-// Errors as for Decision.
+// (grown if too short) and returns it. Ties, decision values equal to
+// within TieTol of their size, go to the lower class index (PredictPrior
+// lets the labels decide them). Errors as for Decision.
 func (mm *Multi) Predict(dst []int, x mat.Matrix) ([]int, error) {
-	dec, err := mm.Decision(nil, x)
-	if err != nil {
-		return dst, err
-	}
-	return ova.Classify(dst, dec, mm.Classes == 2, func(f float64) bool { return f > 0 }), nil
+	return mm.PredictPrior(dst, x, nil, 0)
 }
