@@ -58,7 +58,7 @@ func BenchmarkCSRMulVec(b *testing.B) {
 			idx[i*k+a], d2[i*k+a] = j, rng.Float64()
 		}
 	}
-	w := assembleGraph(n, k, idx, d2, weightRule{kind: Heat, t: 1}, false)
+	w := assembleGraph(n, fixedPtr(n, k), idx, d2, weightRule{kind: Heat, t: 1}, false)
 	v := make([]float64, n)
 	for i := range v {
 		v[i] = float64(i%7) - 3

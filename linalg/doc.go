@@ -31,8 +31,12 @@
 // incremental cell bound is used in low dimension and a blocked brute force
 // whose matrix-product distances only filter candidates otherwise; both
 // rank candidates by the same exactly computed distance, so they return
-// identical graphs. Laplacian, Degrees and Components complete the graph
-// tools.
+// identical graphs. Among equidistant points the k nearest are not
+// defined, and index order decides; TiedNeighbors keeps every point tied
+// with the k-th (the copies of a row, points at equal distances), so its
+// lists, and the graph GraphFromNeighborLists builds from them, do not
+// depend on the order of the rows. Laplacian, Degrees and Components
+// complete the graph tools.
 //
 // # Features
 //

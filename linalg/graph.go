@@ -100,7 +100,17 @@ func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR
 	if err != nil {
 		return nil, ctxErr(op, err)
 	}
-	return assembleGraph(n, k, idx, d2, graphRule(n, k, d2, e2, &o), o.Mutual), nil
+	ptr := fixedPtr(n, k)
+	return assembleGraph(n, ptr, idx, d2, graphRule(n, k, ptr, d2, e2, &o), o.Mutual), nil
+}
+
+// fixedPtr returns the list offsets of k neighbours per point: i*k.
+func fixedPtr(n, k int) []int {
+	ptr := make([]int, n+1)
+	for i := range ptr {
+		ptr[i] = i * k
+	}
+	return ptr
 }
 
 // GraphFromNeighbors builds the graph of KNNGraph from neighbour lists
@@ -115,26 +125,54 @@ func KNNGraph(ctx context.Context, x *mat.Dense, k int, opt *GraphOptions) (*CSR
 // 1e270 or below about 1e-270. Time and memory O(n k).
 func GraphFromNeighbors(n, k int, idx []int, dist2 []float64, opt *GraphOptions) (*CSR, error) {
 	const op = "GraphFromNeighbors"
-	o, err := graphOptions(op, opt)
-	if err != nil {
-		return nil, err
-	}
 	if n < 2 || k < 1 || k >= n {
 		return nil, newErr(ErrSettings, op, "n = %d, k = %d: want n >= 2 and 1 <= k <= n-1", n, k)
 	}
 	if len(idx) != n*k || len(dist2) != n*k {
 		return nil, newErr(ErrShape, op, "%d indices and %d distances for n*k = %d", len(idx), len(dist2), n*k)
 	}
+	return graphFromLists(op, n, k, fixedPtr(n, k), idx, dist2, opt)
+}
+
+// GraphFromNeighborLists is GraphFromNeighbors for lists of varying length,
+// as TiedNeighbors returns them: the neighbours of point i are
+// idx[ptr[i]:ptr[i+1]], at least k of them, with squared distances
+// dist2[ptr[i]:ptr[i+1]] in increasing order. k is the rank whose distance
+// sets the Heat width and bounds ScaleNeighbor. Time and memory
+// O(len(idx)).
+func GraphFromNeighborLists(n, k int, ptr, idx []int, dist2 []float64, opt *GraphOptions) (*CSR, error) {
+	const op = "GraphFromNeighborLists"
+	if n < 2 || k < 1 || k >= n {
+		return nil, newErr(ErrSettings, op, "n = %d, k = %d: want n >= 2 and 1 <= k <= n-1", n, k)
+	}
+	if len(ptr) != n+1 || ptr[0] != 0 || ptr[n] != len(idx) || len(dist2) != len(idx) {
+		return nil, newErr(ErrShape, op, "%d offsets, %d indices and %d distances for %d points", len(ptr), len(idx), len(dist2), n)
+	}
 	for i := 0; i < n; i++ {
-		for a := i * k; a < (i+1)*k; a++ {
+		if ptr[i+1]-ptr[i] < k {
+			return nil, newErr(ErrShape, op, "point %d has %d neighbours, fewer than k = %d", i, ptr[i+1]-ptr[i], k)
+		}
+	}
+	return graphFromLists(op, n, k, ptr, idx, dist2, opt)
+}
+
+// graphFromLists validates the lists (whose offsets are consistent) and
+// builds the graph.
+func graphFromLists(op string, n, k int, ptr, idx []int, dist2 []float64, opt *GraphOptions) (*CSR, error) {
+	o, err := graphOptions(op, opt)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		for a := ptr[i]; a < ptr[i+1]; a++ {
 			switch j, d := idx[a], dist2[a]; {
 			case j < 0 || j >= n:
-				return nil, newErr(ErrSettings, op, "neighbour %d of point %d is %d, outside [0, %d)", a-i*k, i, j, n)
+				return nil, newErr(ErrSettings, op, "neighbour %d of point %d is %d, outside [0, %d)", a-ptr[i], i, j, n)
 			case j == i:
 				return nil, newErr(ErrSettings, op, "point %d is listed as its own neighbour", i)
 			case !isFinite(d) || d < 0:
 				return nil, newErr(ErrNonFinite, op, "squared distance %v between points %d and %d", d, i, j)
-			case a > i*k && d < dist2[a-1]:
+			case a > ptr[i] && d < dist2[a-1]:
 				return nil, newErr(ErrSettings, op, "the neighbours of point %d are not sorted by distance", i)
 			}
 		}
@@ -150,7 +188,7 @@ func GraphFromNeighbors(n, k int, idx []int, dist2 []float64, opt *GraphOptions)
 			dist2 = scaledSlice(dist2, e2)
 		}
 	}
-	return assembleGraph(n, k, idx, dist2, graphRule(n, k, dist2, e2, &o), o.Mutual), nil
+	return assembleGraph(n, ptr, idx, dist2, graphRule(n, k, ptr, dist2, e2, &o), o.Mutual), nil
 }
 
 // scaledSlice returns v multiplied by 2^-e (a power of two that is a
@@ -195,9 +233,10 @@ type weightRule struct {
 	s     []float64
 }
 
-// graphRule returns the weight rule of o for the squared distances d2,
-// which are the true ones divided by 2^e2.
-func graphRule(n, k int, d2 []float64, e2 int, o *GraphOptions) weightRule {
+// graphRule returns the weight rule of o for the squared distances d2 of
+// the lists ptr (at least k per point), which are the true ones divided by
+// 2^e2.
+func graphRule(n, k int, ptr []int, d2 []float64, e2 int, o *GraphOptions) weightRule {
 	r := weightRule{kind: o.Weight}
 	switch o.Weight {
 	case Heat:
@@ -214,12 +253,12 @@ func graphRule(n, k int, d2 []float64, e2 int, o *GraphOptions) weightRule {
 		// same for the stored and the true distances.
 		var s float64
 		for i := 0; i < n; i++ {
-			s += d2[i*k+k-1]
+			s += d2[ptr[i]+k-1]
 		}
 		if math.IsInf(s, 1) {
 			s = 0
 			for i := 0; i < n; i++ {
-				s += d2[i*k+k-1] / float64(n)
+				s += d2[ptr[i]+k-1] / float64(n)
 			}
 			r.t = s
 		} else {
@@ -232,7 +271,7 @@ func graphRule(n, k int, d2 []float64, e2 int, o *GraphOptions) weightRule {
 		m := min(o.ScaleNeighbor, k)
 		r.s = make([]float64, n)
 		for i := range r.s {
-			r.s[i] = math.Sqrt(d2[i*k+m-1])
+			r.s[i] = math.Sqrt(d2[ptr[i]+m-1])
 		}
 	}
 	return r
@@ -269,14 +308,15 @@ type halfEdge struct {
 	d float64
 }
 
-// assembleGraph symmetrises the directed kNN relation. Every directed pair
-// (i, j) is entered in row i and row j; after sorting a row by column, a
-// column that appears twice is a mutual pair.
-func assembleGraph(n, k int, idx []int, d2 []float64, rule weightRule, mutual bool) *CSR {
+// assembleGraph symmetrises the directed kNN relation given as lists (the
+// neighbours of i are idx[ptr[i]:ptr[i+1]]). Every directed pair (i, j) is
+// entered in row i and row j; after sorting a row by column, a column that
+// appears twice is a mutual pair.
+func assembleGraph(n int, ptr, idx []int, d2 []float64, rule weightRule, mutual bool) *CSR {
 	cnt := make([]int, n+1)
 	for i := 0; i < n; i++ {
-		cnt[i+1] += k
-		for _, j := range idx[i*k : (i+1)*k] {
+		cnt[i+1] += ptr[i+1] - ptr[i]
+		for _, j := range idx[ptr[i]:ptr[i+1]] {
 			cnt[j+1]++
 		}
 	}
@@ -286,8 +326,8 @@ func assembleGraph(n, k int, idx []int, d2 []float64, rule weightRule, mutual bo
 	ed := make([]halfEdge, cnt[n])
 	next := slices.Clone(cnt[:n])
 	for i := 0; i < n; i++ {
-		for a, j := range idx[i*k : (i+1)*k] {
-			d := d2[i*k+a]
+		for a := ptr[i]; a < ptr[i+1]; a++ {
+			j, d := idx[a], d2[a]
 			ed[next[i]] = halfEdge{j, d}
 			next[i]++
 			ed[next[j]] = halfEdge{i, d}

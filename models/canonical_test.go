@@ -381,3 +381,101 @@ func TestConflictingCopiesSeed(t *testing.T) {
 		})
 	}
 }
+
+// TestRowOrderWithCopies: on data whose rows come in copies (a few levels
+// of three categorical features, as in flare-solar), the kNN candidates
+// predict the same for the rows in any order, and copies of one row get
+// one class. With the lower indices taking the ties among equidistant
+// neighbours, the graph, and with it the predictions, followed the order.
+func TestRowOrderWithCopies(t *testing.T) {
+	const n = 240
+	rng := rand.New(rand.NewPCG(11, 12))
+	x := mat.NewDense(n, 3, nil)
+	y := make([]int, n)
+	for i := 0; i < n; i++ {
+		a, b, c := rng.IntN(3), rng.IntN(2), rng.IntN(2)
+		x.SetRow(i, []float64{float64(a), float64(b), float64(c)})
+		y[i] = (a + b) % 2
+		if rng.IntN(5) == 0 { // label noise: copies of one row disagree
+			y[i] = 1 - y[i]
+		}
+	}
+	labeled := []int{3, 17, 40, 41, 77, 90, 120, 150, 180, 230}
+	labels := make([]int, len(labeled))
+	for a, i := range labeled {
+		labels[a] = y[i]
+	}
+	perm := rand.New(rand.NewPCG(13, 14)).Perm(n) // new row a is old row perm[a]
+	inv := make([]int, n)
+	xp := mat.NewDense(n, 3, nil)
+	for a, i := range perm {
+		inv[i] = a
+		xp.SetRow(a, x.RawRowView(i))
+	}
+	pl := make([]int, len(labeled))
+	for a, i := range labeled {
+		pl[a] = inv[i]
+	}
+	ord := make([]int, len(pl))
+	for a := range ord {
+		ord[a] = a
+	}
+	slices.SortFunc(ord, func(a, b int) int { return pl[a] - pl[b] })
+	plab, plabels := make([]int, len(ord)), make([]int, len(ord))
+	for a, o := range ord {
+		plab[a], plabels[a] = pl[o], labels[o]
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"Spread", Options{Classifier: Spread, Design: LabelSpreading}},
+		{"SKL(decay=2)", Options{Design: SKL, Decay: 2, D: 10, Lambda: 0.01}},
+		{"LabelSpreading", Options{Design: LabelSpreading, D: 10, Lambda: 0.01}},
+		{"Cluster", Options{Design: Cluster, D: 10, Lambda: 0.01}},
+		{"local scale", Options{Design: Truncated, D: 10, Lambda: 0.01, Kernel: KernelSpec{LocalScale: true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.opt
+			o.Kernel.Kind = KNN
+			o.GraphK, o.Seed = 5, 1
+			m1, err := Fit(context.Background(), x, labeled, labels, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m2, err := Fit(context.Background(), xp, plab, plabels, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p1, err1 := m1.PredictRows(nil, all)
+			p2, err2 := m2.PredictRows(nil, all)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			class := map[[3]float64]int{}
+			for i := 0; i < n; i++ {
+				if p1[i] != p2[inv[i]] {
+					t.Fatalf("row %d: class %d, %d with the rows permuted", i, p1[i], p2[inv[i]])
+				}
+				key := [3]float64(x.RawRowView(i))
+				if c, ok := class[key]; ok && c != p1[i] {
+					t.Fatalf("copies of row %v get classes %d and %d", key, c, p1[i])
+				}
+				class[key] = p1[i]
+			}
+			// New points: copies of training rows, in both orders.
+			q1, err1 := m1.Predict(nil, x)
+			q2, err2 := m2.Predict(nil, x)
+			if tc.opt.Design.graph() {
+				return
+			}
+			if err1 != nil || err2 != nil || !slices.Equal(q1, q2) {
+				t.Fatalf("Predict on new points differs with the rows permuted (%v, %v)", err1, err2)
+			}
+		})
+	}
+}

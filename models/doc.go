@@ -15,6 +15,9 @@
 //     kernel", KDD'06 Fig. 6). The KNN kind replaces it by the normalised
 //     affinity D^-1/2 W D^-1/2 of the symmetric k-NN graph, whose smooth top
 //     eigenvectors separate image manifolds that one RBF width does not.
+//     A point's neighbours are its k nearest and every point tied with the
+//     k-th (linalg.TiedNeighbors): the graph of data with copies of a row
+//     does not depend on the order of the rows.
 //  3. Its top d eigenpairs (d = 20 by default) are computed once with
 //     package eig. The graph designs use instead the bottom d eigenpairs of
 //     the combinatorial Laplacian of the unweighted 10-NN graph (KDD'06
@@ -51,7 +54,9 @@
 // user usually wants, come from PredictRows, ProbaRows and ScoreRows, which
 // take row indices and read the rows of Phi directly (a point in a
 // component of the kNN graph without labeled points gets, from KLR without
-// an intercept, the labels' prior rather than a class rounding decides).
+// an intercept, the labels' prior rather than a class rounding decides, and
+// a point whose decision values tie to within klr.TieTol gets the tied
+// class with the most labels).
 // The graph designs have
 // no kernel function for new points: their Predict returns ErrNoOutOfSample,
 // and PredictRows serves.

@@ -182,6 +182,6 @@ func ExampleOptions_graphFeatures() {
 		fmt.Printf("graph among %s: %.0f%% of the unlabeled bars right\n", c.name, 100*acc)
 	}
 	// Output:
-	// graph among pixels: 87% of the unlabeled bars right
+	// graph among pixels: 89% of the unlabeled bars right
 	// graph among HOG descriptors: 100% of the unlabeled bars right
 }

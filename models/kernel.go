@@ -25,11 +25,11 @@ func (pr *prep) operator(ctx context.Context) (op eig.Operator, trace float64, e
 	}
 	if pr.opt.Design.graph() {
 		k := pr.opt.GraphK
-		idx, d2, err := pr.neighbors(ctx, k)
+		nb, err := pr.neighbors(ctx, k)
 		if err != nil {
 			return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
 		}
-		w, err := linalg.GraphFromNeighbors(pr.n, k, idx, d2, nil)
+		w, err := linalg.GraphFromNeighborLists(pr.n, k, nb.ptr, nb.idx, nb.d2, nil)
 		if err != nil {
 			return nil, 0, fmt.Errorf("models: kNN graph: %w", err)
 		}

@@ -46,7 +46,7 @@ func (pr *prep) knnOperator(ctx context.Context) (eig.Operator, float64, error) 
 // directedAffinity for the Spread classifier, S otherwise).
 func (pr *prep) buildGraph(ctx context.Context) error {
 	k := pr.opt.GraphK
-	idx, d2, err := pr.neighbors(ctx, k)
+	nb, err := pr.neighbors(ctx, k)
 	if err != nil {
 		return fmt.Errorf("models: kNN graph: %w", err)
 	}
@@ -56,10 +56,10 @@ func (pr *prep) buildGraph(ctx context.Context) error {
 		r := min(linalg.DefaultScaleNeighbor, k)
 		g.sigma = make([]float64, pr.n)
 		for i := range g.sigma {
-			g.sigma[i] = math.Sqrt(d2[i*k+r-1])
+			g.sigma[i] = math.Sqrt(nb.d2[nb.ptr[i]+r-1])
 		}
 	}
-	w, err := linalg.GraphFromNeighbors(pr.n, k, idx, d2, &linalg.GraphOptions{Weight: g.weight})
+	w, err := linalg.GraphFromNeighborLists(pr.n, k, nb.ptr, nb.idx, nb.d2, &linalg.GraphOptions{Weight: g.weight})
 	if err != nil {
 		return fmt.Errorf("models: kNN graph: %w", err)
 	}
@@ -69,7 +69,13 @@ func (pr *prep) buildGraph(ctx context.Context) error {
 		return fmt.Errorf("models: kNN graph: %w", err)
 	}
 	if pr.opt.Classifier == Spread {
-		g.s = directedAffinity(pr.n, k, idx)
+		// Every point listens to its k nearest counting itself: its
+		// k - 1 nearest others (and the points tied with the last).
+		others, err := nb.trim(k - 1)
+		if err != nil {
+			return fmt.Errorf("models: kNN graph: %w", err)
+		}
+		g.s = directedAffinity(pr.n, others)
 	}
 	pr.graph = g
 	return nil
@@ -103,7 +109,6 @@ func (pr *prep) extendGraph(ctx context.Context, z *mat.Dense, reach []bool) (*m
 // f_j with the rows f_j of f at its graph neighbours, each column then
 // multiplied by scale (nil: 1); with reach, also the flags of extendGraph.
 func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float64, reach []bool) (*mat.Dense, []bool, error) {
-	g := pr.graph
 	xg, err := pr.graphSpace(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -127,9 +132,7 @@ func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float
 		wg.Add(1)
 		go func(wk int) {
 			defer wg.Done()
-			nb := make([]int, g.k)
-			nd := make([]float64, g.k)
-			w := make([]float64, g.k)
+			var ws nbrWork
 			for i := wk * m / workers; i < (wk+1)*m/workers; i++ {
 				if i%256 == 0 {
 					if err := ctx.Err(); err != nil {
@@ -137,9 +140,9 @@ func (pr *prep) graphAverage(ctx context.Context, z, f *mat.Dense, scale []float
 						return
 					}
 				}
-				pr.averageRow(out.RawRowView(i), z.RawRowView(i), xg, f, scale, nb, nd, w)
+				pr.averageRow(out.RawRowView(i), z.RawRowView(i), xg, f, scale, &ws)
 				if reach != nil {
-					unreached[i] = !anyReached(nb, w, reach)
+					unreached[i] = !anyReached(ws.nb, ws.w, reach)
 				}
 			}
 		}(wk)
@@ -168,11 +171,23 @@ func anyReached(nb []int, w []float64, reach []bool) bool {
 	return false
 }
 
+// nbrWork holds a new point's neighbours, their squared distances and
+// weights (averageRow's workspace and result).
+type nbrWork struct {
+	nb    []int
+	nd, w []float64
+}
+
 // averageRow sets row to the graph average of f for the new point zi (see
-// graphAverage), with nb, nd and w as workspace of length k.
-func (pr *prep) averageRow(row, zi []float64, xg, f *mat.Dense, scale []float64, nb []int, nd, w []float64) {
+// graphAverage), leaving its neighbours and their weights in ws. On the
+// exact path the neighbours are the k nearest training points and those
+// tied with the k-th, as in the training graph.
+func (pr *prep) averageRow(row, zi []float64, xg, f *mat.Dense, scale []float64, ws *nbrWork) {
 	g := pr.graph
-	nearest(xg, zi, nb, nd)
+	nearestTied(xg, zi, g.k, !pr.opt.large(pr.n), ws)
+	nb, nd := ws.nb, ws.nd
+	ws.w = slices.Grow(ws.w[:0], len(nb))[:len(nb)]
+	w := ws.w
 	var dz float64
 	r := min(linalg.DefaultScaleNeighbor, g.k)
 	sz := math.Sqrt(nd[r-1])
@@ -200,6 +215,57 @@ func (pr *prep) averageRow(row, zi []float64, xg, f *mat.Dense, scale []float64,
 			row[t] *= scale[t]
 		}
 	}
+}
+
+// nearestTied sets ws.nb and ws.nd to the k nearest rows of x to q and,
+// with ties, every other row tied with the k-th (within
+// linalg.TieRelTol, at most linalg.MaxTies more), sorted by distance then
+// index.
+func nearestTied(x *mat.Dense, q []float64, k int, ties bool, ws *nbrWork) {
+	n, p := x.Dims()
+	m := k
+	if ties && k < n {
+		m = k + 1
+	}
+	ws.nb = slices.Grow(ws.nb[:0], m)[:m]
+	ws.nd = slices.Grow(ws.nd[:0], m)[:m]
+	nearest(x, q, ws.nb, ws.nd)
+	if m == k {
+		return
+	}
+	bound := ws.nd[k-1] + ws.nd[k-1]*linalg.TieRelTol
+	if ws.nd[k] > bound {
+		ws.nb, ws.nd = ws.nb[:k], ws.nd[:k]
+		return
+	}
+	ws.nb, ws.nd = ws.nb[:0], ws.nd[:0]
+	for j := 0; j < n; j++ {
+		r := x.RawRowView(j)[:p]
+		var s float64
+		for t, v := range q[:p] {
+			e := r[t] - v
+			s += float64(e * e)
+		}
+		if s <= bound {
+			ws.nb = append(ws.nb, j)
+			ws.nd = append(ws.nd, s)
+		}
+	}
+	ord := make([]int, len(ws.nb))
+	for a := range ord {
+		ord[a] = a
+	}
+	sort.Slice(ord, func(a, b int) bool {
+		da, db := ws.nd[ord[a]], ws.nd[ord[b]]
+		return da < db || (da == db && ws.nb[ord[a]] < ws.nb[ord[b]])
+	})
+	nb := make([]int, len(ord))
+	nd := make([]float64, len(ord))
+	for a, o := range ord {
+		nb[a], nd[a] = ws.nb[o], ws.nd[o]
+	}
+	m = min(len(nb), k+linalg.MaxTies)
+	ws.nb, ws.nd = nb[:m], nd[:m]
 }
 
 // nearest writes the len(nb) nearest rows of x to q (by squared distance,
@@ -262,28 +328,27 @@ func nearest(x *mat.Dense, q []float64, nb []int, nd []float64) {
 // directedAffinity is the graph the Spread classifier spreads over, built
 // as scikit-learn's LabelSpreading builds its kNN graph: every point
 // listens to its k nearest points counting itself (its k - 1 nearest
-// others), the weights normalised by the in-degrees, 1/sqrt(din_i din_j)
-// (din counting the self-loop, which is then dropped). Unlike the
-// symmetrised graph of the eigenbasis, a point is not pulled by the many
-// points that list it (hubs), so the scores act like a smoothed vote of
-// each point's own neighbours. idx holds the k nearest others of every
-// point (NearestNeighbors' layout).
-func directedAffinity(n, k int, idx []int) *linalg.CSR {
+// others, the lists nb), the weights normalised by the in-degrees,
+// 1/sqrt(din_i din_j) (din counting the self-loop, which is then dropped).
+// Unlike the symmetrised graph of the eigenbasis, a point is not pulled by
+// the many points that list it (hubs), so the scores act like a smoothed
+// vote of each point's own neighbours.
+func directedAffinity(n int, nb nbrLists) *linalg.CSR {
 	din := make([]float64, n)
 	for i := 0; i < n; i++ {
 		din[i]++
-		for _, j := range idx[i*k : (i+1)*k-1] {
+		for _, j := range nb.idx[nb.ptr[i]:nb.ptr[i+1]] {
 			din[j]++
 		}
 	}
 	rp := make([]int, n+1)
-	ci := make([]int, 0, n*k)
-	v := make([]float64, 0, n*k)
-	nb := make([]int, k-1)
+	ci := make([]int, 0, len(nb.idx))
+	v := make([]float64, 0, len(nb.idx))
+	var row []int
 	for i := 0; i < n; i++ {
-		copy(nb, idx[i*k:(i+1)*k-1])
-		sort.Ints(nb)
-		for _, j := range nb {
+		row = append(row[:0], nb.idx[nb.ptr[i]:nb.ptr[i+1]]...)
+		sort.Ints(row)
+		for _, j := range row {
 			ci = append(ci, j)
 			v = append(v, 1/math.Sqrt(din[i]*din[j]))
 		}

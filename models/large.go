@@ -113,9 +113,46 @@ func (r *resolved) checkMemory(n, p, l int) error {
 	return nil
 }
 
+// nbrLists are neighbour lists: the neighbours of point i are
+// idx[ptr[i]:ptr[i+1]], with squared distances d2, in increasing order. On
+// the exact path (tied) they are linalg.TiedNeighbors' (the k nearest and
+// every point tied with the k-th, so that the graph of data with copies of
+// a row does not depend on the order of the rows); on the large-n path the
+// approximate search's k per point.
+type nbrLists struct {
+	k    int
+	ptr  []int
+	idx  []int
+	d2   []float64
+	tied bool
+}
+
+// trim returns the lists for a smaller k: TrimTies' prefixes, or the first
+// k of each list. k = 0 gives empty lists.
+func (l nbrLists) trim(k int) (nbrLists, error) {
+	if k == l.k {
+		return l, nil
+	}
+	n := len(l.ptr) - 1
+	if k == 0 {
+		return nbrLists{ptr: make([]int, n+1), tied: l.tied}, nil
+	}
+	if l.tied {
+		ptr, idx, d2, err := linalg.TrimTies(l.ptr, l.idx, l.d2, k)
+		return nbrLists{k, ptr, idx, d2, true}, err
+	}
+	out := nbrLists{k: k, ptr: make([]int, n+1), idx: make([]int, n*k), d2: make([]float64, n*k)}
+	for i := 0; i < n; i++ {
+		out.ptr[i+1] = (i + 1) * k
+		copy(out.idx[i*k:(i+1)*k], l.idx[l.ptr[i]:])
+		copy(out.d2[i*k:(i+1)*k], l.d2[l.ptr[i]:])
+	}
+	return out, nil
+}
+
 // neighbors returns the kNN lists of the scaled data, through the
 // selection's shared lists when there are some.
-func (pr *prep) neighbors(ctx context.Context, k int) ([]int, []float64, error) {
+func (pr *prep) neighbors(ctx context.Context, k int) (nbrLists, error) {
 	if pr.sh != nil {
 		return pr.sh.neighbors(ctx, pr, k)
 	}
@@ -136,12 +173,12 @@ func (r *resolved) graphDims(n, p int) int {
 }
 
 // searchNeighbors searches the kNN lists of the scaled data (or of their
-// projection, see graphSpace): exactly on the exact path, approximately on
-// the large-n path.
-func (pr *prep) searchNeighbors(ctx context.Context, k int) ([]int, []float64, error) {
+// projection, see graphSpace): exactly, with ties, on the exact path;
+// approximately on the large-n path.
+func (pr *prep) searchNeighbors(ctx context.Context, k int) (nbrLists, error) {
 	x, err := pr.graphSpace(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nbrLists{}, err
 	}
 	if pr.opt.large(pr.n) {
 		ao := &linalg.ApproxOptions{Seed: pr.opt.Seed}
@@ -154,11 +191,18 @@ func (pr *prep) searchNeighbors(ctx context.Context, k int) ([]int, []float64, e
 		}
 		idx, d2, err := linalg.ApproxNearestNeighbors(ctx, x, k, ao)
 		pr.progress("neighbors")
-		return idx, d2, err
+		if err != nil {
+			return nbrLists{}, err
+		}
+		ptr := make([]int, pr.n+1)
+		for i := range ptr {
+			ptr[i] = i * k
+		}
+		return nbrLists{k, ptr, idx, d2, false}, nil
 	}
-	idx, d2, err := linalg.NearestNeighbors(ctx, x, k, linalg.KNNAuto)
+	ptr, idx, d2, err := linalg.TiedNeighbors(ctx, x, k, linalg.KNNAuto)
 	pr.progress("neighbors")
-	return idx, d2, err
+	return nbrLists{k, ptr, idx, d2, true}, err
 }
 
 // progress reports the end of a stage to Options.Progress, if set.

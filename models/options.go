@@ -303,7 +303,9 @@ type Options struct {
 	// start vectors, sampled bandwidth pairs, random selection.
 	Seed uint64
 	// GraphK is the neighbour count of the kNN graph of the graph designs
-	// and of the KNN kernel; zero means DefaultGraphK.
+	// and of the KNN kernel; zero means DefaultGraphK. On the exact path the
+	// points tied with a point's GraphK-th neighbour are its neighbours too
+	// (linalg.TiedNeighbors).
 	GraphK int
 	// Sigma2 is the diffusion parameter; zero means DefaultSigma2.
 	Sigma2 float64
