@@ -3,7 +3,9 @@ package linalg
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -110,5 +112,69 @@ func FuzzKNNGraph(f *testing.F) {
 			}
 		}
 		Components(w)
+	})
+}
+
+// FuzzTiedNeighbors: on small data with many copies and ties, the lists
+// are valid, at least k long, sorted, build a graph, and (when the data
+// need no scaling) are the brute-force definition's sets, in either row
+// order.
+func FuzzTiedNeighbors(f *testing.F) {
+	f.Add([]byte{1, 1, 0, 1, 0, 1, 0, 2, 0, 3, 0, 4, 0}, uint8(2), uint8(0))
+	f.Add([]byte{0, 1, 0, 1, 0, 1, 0, 1, 0, 2, 0}, uint8(1), uint8(1))
+	f.Add([]byte{3, 0xff, 0x80, 0x01, 0x80, 5, 0, 6, 0, 0x81, 0x81, 2, 0, 3, 3, 9, 9}, uint8(3), uint8(2))
+	f.Fuzz(func(t *testing.T, b []byte, kb uint8, method uint8) {
+		x := fuzzData(b)
+		if x == nil {
+			return
+		}
+		n, p := x.Dims()
+		k := int(kb)
+		ptr, idx, d2, err := TiedNeighbors(context.Background(), x, k, KNNMethod(method%3))
+		if k < 1 || k >= n {
+			if err == nil {
+				t.Fatalf("k=%d n=%d: want error", k, n)
+			}
+			return
+		}
+		if err != nil {
+			if errors.Is(err, ErrDegenerate) {
+				return // distances beyond float64
+			}
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			l := idx[ptr[i]:ptr[i+1]]
+			if len(l) < k || len(l) > k+MaxTies || slices.Contains(l, i) || !slices.IsSorted(d2[ptr[i]:ptr[i+1]]) {
+				t.Fatalf("row %d: list %v, distances %v", i, l, d2[ptr[i]:ptr[i+1]])
+			}
+		}
+		if _, err := GraphFromNeighborLists(n, k, ptr, idx, d2, nil); err != nil {
+			t.Fatal(err)
+		}
+		_, _, maxAbs, _ := checkDataMax("fuzz", x)
+		if rangeScale(maxAbs, 4*p) != 0 {
+			return
+		}
+		want := tiedReference(x, k)
+		rev := mat.NewDense(n, p, nil)
+		for i := 0; i < n; i++ {
+			rev.SetRow(n-1-i, x.RawRowView(i))
+		}
+		rp, ridx, _, err := TiedNeighbors(context.Background(), rev, k, KNNMethod(method%3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			got := slices.Sorted(slices.Values(idx[ptr[i]:ptr[i+1]]))
+			var back []int
+			for _, j := range ridx[rp[n-1-i]:rp[n-i]] {
+				back = append(back, n-1-j)
+			}
+			slices.Sort(back)
+			if len(want[i]) <= k+MaxTies && (!slices.Equal(got, want[i]) || !slices.Equal(back, want[i])) {
+				t.Fatalf("row %d: %v, reversed %v, want %v", i, got, back, want[i])
+			}
+		}
 	})
 }
