@@ -187,3 +187,30 @@ func BenchmarkSelect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSpreadCopies: label spreading on the graph of data in copies
+// (flare-solar), summing each copy group once per step against summing
+// every row.
+func BenchmarkSpreadCopies(b *testing.B) {
+	s := datatest.Load(b, "flare-solar")
+	lab, ys, _ := pickLabeled(s.Y, 20, 1)
+	o := Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, Seed: 1}
+	m, err := Fit(context.Background(), s.X, lab, ys, &o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := m.pr.graph
+	for _, v := range []struct {
+		name   string
+		groups []copyGroup
+	}{{"plain", nil}, {"grouped", g.copies}} {
+		b.Run("sum="+v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := spreadScores(context.Background(), g.s, v.groups, 0.99, lab, ys, 2); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -428,7 +428,7 @@ func fitPrepared(ctx context.Context, pr *prep, labeled, labels []int) (*Model, 
 	m := pr.newModel(labeled, labels)
 	if pr.opt.Classifier == Spread {
 		t0 := time.Now()
-		m.spread, err = spreadScores(ctx, pr.graph.s, pr.opt.spreadAlpha(), labeled, labels, pr.classes)
+		m.spread, err = spreadScores(ctx, pr.graph.s, pr.graph.copies, pr.opt.spreadAlpha(), labeled, labels, pr.classes)
 		m.times.Fit = time.Since(t0)
 		if err != nil {
 			return nil, err

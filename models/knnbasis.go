@@ -24,6 +24,7 @@ type graphBasis struct {
 	deg    []float64   // degrees d_j of the training points
 	sigma  []float64   // local scales s_j (LocalHeat only)
 	s      *linalg.CSR // the matrix decomposed (S) or spread over (Spread)
+	copies []copyGroup // Spread: the copy groups of s
 }
 
 // knnOperator builds the normalised affinity S = D^-1/2 W D^-1/2 of the
@@ -76,6 +77,7 @@ func (pr *prep) buildGraph(ctx context.Context) error {
 			return fmt.Errorf("models: kNN graph: %w", err)
 		}
 		g.s = directedAffinity(pr.n, others)
+		g.copies = copyGroups(g.s)
 	}
 	pr.graph = g
 	return nil

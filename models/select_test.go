@@ -449,7 +449,7 @@ func TestSpread(t *testing.T) {
 	}
 	// Residual of the scores in the equation they solve.
 	g := m.pr.graph.s
-	f, err := spreadScores(ctx, g, 0.9, lab, ys, 2)
+	f, err := spreadScores(ctx, g, m.pr.graph.copies, 0.9, lab, ys, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

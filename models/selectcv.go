@@ -347,7 +347,7 @@ func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, s spli
 		cv.oneClass(s, len(vs), right, prob)
 		return nil
 	}
-	f, err := spreadScores(ctx, pr.graph.s, r.spreadAlpha(), s.trainIdx, s.y, len(s.kept))
+	f, err := spreadScores(ctx, pr.graph.s, pr.graph.copies, r.spreadAlpha(), s.trainIdx, s.y, len(s.kept))
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package models
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -59,5 +61,59 @@ func TestSpreadUnreached(t *testing.T) {
 	if got := priorUnreached(f, []int{2, 0, 2}, 3); got != 1 ||
 		!mat.Equal(f, mat.NewDense(2, 3, []float64{1.0 / 3, 0, 2.0 / 3, 0.1, 0, 0.2})) {
 		t.Errorf("priorUnreached filled %d rows: %v", got, mat.Formatted(f))
+	}
+}
+
+// TestSpreadCopyGroups: on data in copies (categorical levels) the Spread
+// graph has copy groups, and summing them group by group gives the scores
+// of the plain iteration to rounding; a group whose rows differ in one
+// weight is not taken.
+func TestSpreadCopyGroups(t *testing.T) {
+	const n = 300
+	rng := rand.New(rand.NewPCG(21, 22))
+	x := mat.NewDense(n, 3, nil)
+	for i := 0; i < n; i++ {
+		x.SetRow(i, []float64{float64(rng.IntN(3)), float64(rng.IntN(2)), float64(rng.IntN(3))})
+	}
+	labeled := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	labels := []int{0, 1, 0, 1, 0, 1, 2, 2, 0, 1}
+	o := Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, GraphK: 5}
+	m, err := Fit(context.Background(), x, labeled, labels, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := m.pr.graph
+	if len(g.copies) < 5 {
+		t.Fatalf("%d copy groups, want one per level combination of several rows", len(g.copies))
+	}
+	grouped := 0
+	for _, c := range g.copies {
+		grouped += len(c.members)
+	}
+	plain, err := spreadScores(context.Background(), g.s, nil, 0.99, labeled, labels, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := spreadScores(context.Background(), g.s, g.copies, 0.99, labeled, labels, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		for c := 0; c < 3; c++ {
+			a, b := plain.At(i, c), fast.At(i, c)
+			if math.Abs(a-b) > 1e-12*math.Max(math.Abs(a), 1e-300) {
+				t.Fatalf("row %d class %d: %v grouped, %v plain (%d of %d rows grouped)", i, c, b, a, grouped, n)
+			}
+		}
+	}
+	// One weight changed: that group is no longer one.
+	s := *g.s
+	s.Val = slices.Clone(g.s.Val)
+	first := g.copies[0].members[0]
+	s.Val[s.RowPtr[first]] *= 1 + 1e-15
+	for _, c := range copyGroups(&s) {
+		if c.members[0] == first {
+			t.Fatalf("group of row %d taken with a changed weight", first)
+		}
 	}
 }
