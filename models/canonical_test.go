@@ -161,10 +161,7 @@ func repeatedEigenvalueSeed(t *testing.T, labeledClusters int, shares []float64)
 	const per = 25
 	x, _, labeled, labels := separatedClusters(6, per, labeledClusters)
 	n, _ := x.Dims()
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
+	all := seq(n)
 	first := labeledClusters * per // the first unreached point
 	for _, tc := range []struct {
 		name string
@@ -321,10 +318,7 @@ func TestConflictingCopiesSeed(t *testing.T) {
 	// so that nothing lists them and their rows are the same.
 	labeled = append(labeled, n-2, n-1)
 	labels = append(labels, 0, 1)
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
+	all := seq(n)
 	for _, tc := range []struct {
 		name string
 		opt  Options
@@ -358,15 +352,7 @@ func TestConflictingCopiesSeed(t *testing.T) {
 				cvLabeled := append([]int{n - 3}, labeled...)
 				cvLabels := append([]int{0}, labels...)
 				cvLabels[len(cvLabels)-2] = 1
-				order := make([]int, len(cvLabeled))
-				for a := range order {
-					order[a] = a
-				}
-				slices.SortFunc(order, func(a, b int) int { return cvLabeled[a] - cvLabeled[b] })
-				sl, sy := make([]int, len(order)), make([]int, len(order))
-				for a, b := range order {
-					sl[a], sy[a] = cvLabeled[b], cvLabels[b]
-				}
+				sl, sy := sortedLabeled(cvLabeled, cvLabels)
 				sel, err := Select(context.Background(), x, sl, sy, &SelectOptions{
 					Base:       Options{Seed: seed},
 					Candidates: []Candidate{{Name: tc.name, Options: o}},
@@ -416,19 +402,8 @@ func TestRowOrderWithCopies(t *testing.T) {
 	for a, i := range labeled {
 		pl[a] = inv[i]
 	}
-	ord := make([]int, len(pl))
-	for a := range ord {
-		ord[a] = a
-	}
-	slices.SortFunc(ord, func(a, b int) int { return pl[a] - pl[b] })
-	plab, plabels := make([]int, len(ord)), make([]int, len(ord))
-	for a, o := range ord {
-		plab[a], plabels[a] = pl[o], labels[o]
-	}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
+	plab, plabels := sortedLabeled(pl, labels)
+	all := seq(n)
 	for _, tc := range []struct {
 		name string
 		opt  Options

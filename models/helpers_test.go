@@ -68,3 +68,18 @@ func accuracy(pred, idx, y []int) float64 {
 	}
 	return float64(right) / float64(len(idx))
 }
+
+// sortedLabeled returns the labeled rows idx in increasing order with their
+// labels.
+func sortedLabeled(idx, labels []int) (sidx, slabels []int) {
+	order := make([]int, len(idx))
+	for a := range order {
+		order[a] = a
+	}
+	slices.SortFunc(order, func(a, b int) int { return idx[a] - idx[b] })
+	sidx, slabels = make([]int, len(order)), make([]int, len(order))
+	for a, b := range order {
+		sidx[a], slabels[a] = idx[b], labels[b]
+	}
+	return sidx, slabels
+}
