@@ -47,3 +47,22 @@ func ExampleLowRank() {
 	// Output:
 	// ||K||_F = 3.1623, A(K, yy^T) = 0.9487, K(0,2) = -0.50
 }
+
+func ExampleTiedNeighbors() {
+	// Three copies of the origin and two other points on a line. The
+	// nearest neighbour of a copy is another copy, and both others are
+	// tied for it, so a copy lists both; NearestNeighbors lists the lower
+	// index only.
+	x := mat.NewDense(5, 1, []float64{0, 3, 0, 1, 0})
+	ptr, idx, _, _ := linalg.TiedNeighbors(context.Background(), x, 1, linalg.KNNAuto)
+	near, _, _ := linalg.NearestNeighbors(context.Background(), x, 1, linalg.KNNAuto)
+	for i := 0; i < 5; i++ {
+		fmt.Println(i, idx[ptr[i]:ptr[i+1]], near[i:i+1])
+	}
+	// Output:
+	// 0 [2 4] [2]
+	// 1 [3] [3]
+	// 2 [0 4] [0]
+	// 3 [0 2 4] [0]
+	// 4 [0 2] [0]
+}

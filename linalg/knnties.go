@@ -33,7 +33,7 @@ func tieBound(d float64) float64 { return d + d*TieRelTol }
 // TiedNeighbors returns, for every row i of x, its neighbour list: the
 // other rows whose squared distance to it is at most the k-th smallest
 // times 1 + TieRelTol (its k nearest and every row tied with the k-th, at
-// most MaxTies of those), sorted by distance then index, as lists of
+// most MaxTies beyond the k), sorted by distance then index, as lists of
 // varying length: the neighbours of row i are idx[ptr[i]:ptr[i+1]] with
 // squared distances dist2[ptr[i]:ptr[i+1]]. The lists do not depend on the
 // order of the rows (up to the cap), unlike NearestNeighbors', whose ties
