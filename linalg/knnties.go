@@ -25,7 +25,7 @@ const TieRelTol = 1e-12
 // MaxTies caps the neighbours a list of TiedNeighbors takes beyond the k
 // nearest (the lower indices win past it), so that a row with very many
 // copies cannot make the lists quadratic in n.
-const MaxTies = 1024
+const MaxTies = 256
 
 // tieBound returns the largest squared distance tied with d.
 func tieBound(d float64) float64 { return d + d*TieRelTol }

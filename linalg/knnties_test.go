@@ -215,3 +215,28 @@ func BenchmarkTiedNeighbors(b *testing.B) {
 		})
 	}
 }
+
+// TestTiedNeighborsCap: a row with more copies than k + MaxTies keeps the
+// k + MaxTies of lowest index.
+func TestTiedNeighborsCap(t *testing.T) {
+	n := MaxTies + 40
+	x := mat.NewDense(n, 2, nil) // all copies of the origin but the last row
+	x.Set(n-1, 0, 1)
+	const k = 3
+	ptr, idx, _, err := TiedNeighbors(context.Background(), x, k, KNNAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, n / 2, n - 2} {
+		l := idx[ptr[i]:ptr[i+1]]
+		want := make([]int, 0, k+MaxTies)
+		for j := 0; len(want) < k+MaxTies; j++ {
+			if j != i {
+				want = append(want, j)
+			}
+		}
+		if !slices.Equal(l, want) {
+			t.Fatalf("row %d: %d neighbours %v..., want the %d of lowest index", i, len(l), l[:min(5, len(l))], k+MaxTies)
+		}
+	}
+}

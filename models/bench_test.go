@@ -202,7 +202,7 @@ func BenchmarkSpreadCopies(b *testing.B) {
 	g := m.pr.graph
 	for _, v := range []struct {
 		name   string
-		groups []copyGroup
+		groups *spreadGroups
 	}{{"plain", nil}, {"grouped", g.copies}} {
 		b.Run("sum="+v.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -21,10 +21,10 @@ import (
 type graphBasis struct {
 	k      int
 	weight linalg.GraphWeight
-	deg    []float64   // degrees d_j of the training points
-	sigma  []float64   // local scales s_j (LocalHeat only)
-	s      *linalg.CSR // the matrix decomposed (S) or spread over (Spread)
-	copies []copyGroup // Spread: the copy groups of s
+	deg    []float64     // degrees d_j of the training points
+	sigma  []float64     // local scales s_j (LocalHeat only)
+	s      *linalg.CSR   // the matrix decomposed (S) or spread over (Spread)
+	copies *spreadGroups // Spread: the copy groups of s
 }
 
 // knnOperator builds the normalised affinity S = D^-1/2 W D^-1/2 of the
@@ -76,8 +76,9 @@ func (pr *prep) buildGraph(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("models: kNN graph: %w", err)
 		}
-		g.s = directedAffinity(pr.n, others)
-		g.copies = copyGroups(g.s)
+		var scale []float64
+		g.s, scale = directedAffinity(pr.n, others)
+		g.copies = copyGroups(g.s, scale)
 	}
 	pr.graph = g
 	return nil
@@ -334,8 +335,9 @@ func nearest(x *mat.Dense, q []float64, nb []int, nd []float64) {
 // 1/sqrt(din_i din_j) (din counting the self-loop, which is then dropped).
 // Unlike the symmetrised graph of the eigenbasis, a point is not pulled by
 // the many points that list it (hubs), so the scores act like a smoothed
-// vote of each point's own neighbours.
-func directedAffinity(n int, nb nbrLists) *linalg.CSR {
+// vote of each point's own neighbours. It also returns the factors
+// 1/sqrt(din_i) of the weights.
+func directedAffinity(n int, nb nbrLists) (*linalg.CSR, []float64) {
 	din := make([]float64, n)
 	for i := 0; i < n; i++ {
 		din[i]++
@@ -356,5 +358,9 @@ func directedAffinity(n int, nb nbrLists) *linalg.CSR {
 		}
 		rp[i+1] = len(ci)
 	}
-	return &linalg.CSR{Rows: n, Cols: n, RowPtr: rp, ColIdx: ci, Val: v}
+	scale := make([]float64, n)
+	for i, d := range din {
+		scale[i] = 1 / math.Sqrt(d)
+	}
+	return &linalg.CSR{Rows: n, Cols: n, RowPtr: rp, ColIdx: ci, Val: v}, scale
 }

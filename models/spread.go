@@ -32,9 +32,9 @@ const (
 )
 
 // spreadScores returns the n x classes matrix F = (I - alpha S)^-1 Y.
-// The rows of the copy groups (see copyGroups) are summed group by group:
-// the same terms, in another order.
-func spreadScores(ctx context.Context, s *linalg.CSR, groups []copyGroup, alpha float64, labeled, labels []int, classes int) (*mat.Dense, error) {
+// The rows of the copy groups (see copyGroups; nil: none) are summed group
+// by group: the same terms, in another order.
+func spreadScores(ctx context.Context, s *linalg.CSR, copies *spreadGroups, alpha float64, labeled, labels []int, classes int) (*mat.Dense, error) {
 	n := s.Rows
 	y := make([]float64, n*classes) // the n x classes matrices, row-major
 	for a, i := range labeled {
@@ -47,13 +47,18 @@ func spreadScores(ctx context.Context, s *linalg.CSR, groups []copyGroup, alpha 
 		as[k] = alpha * v
 	}
 	grouped := make([]bool, n)
-	sums := make([][]float64, len(groups)) // per group: prefix and suffix sums, the outside terms
-	for a, g := range groups {
+	var groups []copyGroup
+	var scale, work []float64
+	if copies != nil {
+		groups, scale = copies.groups, copies.scale
+	}
+	for _, g := range groups {
 		for _, i := range g.members {
 			grouped[i] = true
 		}
-		sums[a] = make([]float64, (2*len(g.members)+3)*classes)
+		work = slices.Grow(work, (2*len(g.set)+2)*classes)
 	}
+	work = work[:cap(work)]
 	for it := 0; it < spreadMaxIter; it++ {
 		if it%16 == 15 {
 			if err := ctx.Err(); err != nil {
@@ -61,8 +66,8 @@ func spreadScores(ctx context.Context, s *linalg.CSR, groups []copyGroup, alpha 
 			}
 		}
 		changed := false
-		for a, g := range groups {
-			if spreadGroup(g, alpha, y, f, next, sums[a], classes) {
+		for _, g := range groups {
+			if spreadGroup(g, scale, alpha, y, f, next, work, classes) {
 				changed = true
 			}
 		}
@@ -104,51 +109,6 @@ func spreadScores(ctx context.Context, s *linalg.CSR, groups []copyGroup, alpha 
 		}
 	}
 	return mat.NewDense(n, classes, f), nil
-}
-
-// spreadGroup sets the rows of the members of g in next to one step of the
-// iteration from f (rows of classes scores; y the labels' rows) and
-// reports whether one changed by more than spreadTol of its value. A
-// member's sum over the other members is a prefix plus a suffix sum, so
-// that every term stays non-negative and the sums keep their relative
-// accuracy. work holds (2m + 3) classes values.
-func spreadGroup(g copyGroup, alpha float64, y, f, next, work []float64, classes int) bool {
-	m := len(g.members)
-	pre := work[:(m+1)*classes]                  // pre[t]: the members before t
-	suf := work[(m+1)*classes : (2*m+2)*classes] // suf[t]: the members from t on
-	ext := work[(2*m+2)*classes:]
-	clear(ext)
-	for t, j := range g.ext {
-		w := alpha * g.extW[t]
-		for c := range ext {
-			ext[c] += w * f[j*classes+c]
-		}
-	}
-	clear(pre[:classes])
-	for t, i := range g.members {
-		for c := 0; c < classes; c++ {
-			pre[(t+1)*classes+c] = pre[t*classes+c] + f[i*classes+c]
-		}
-	}
-	clear(suf[m*classes:])
-	for t := m - 1; t >= 0; t-- {
-		i := g.members[t]
-		for c := 0; c < classes; c++ {
-			suf[t*classes+c] = suf[(t+1)*classes+c] + f[i*classes+c]
-		}
-	}
-	aw := alpha * g.w
-	changed := false
-	for t, i := range g.members {
-		row := next[i*classes : (i+1)*classes]
-		for c := range row {
-			row[c] = y[i*classes+c] + ext[c] + aw*(pre[t*classes+c]+suf[(t+1)*classes+c])
-			if !changed && math.Abs(row[c]-f[i*classes+c]) > spreadTol*row[c] {
-				changed = true
-			}
-		}
-	}
-	return changed
 }
 
 // massNormalize scales each column c of the scores f (n x classes) by

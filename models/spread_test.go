@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/linalg"
 )
 
 // TestSpreadUnreached: on a graph of three cliques of duplicate rows (each
@@ -66,8 +68,8 @@ func TestSpreadUnreached(t *testing.T) {
 
 // TestSpreadCopyGroups: on data in copies (categorical levels) the Spread
 // graph has copy groups, and summing them group by group gives the scores
-// of the plain iteration to rounding; a group whose rows differ in one
-// weight is not taken.
+// of the plain iteration to rounding; rows whose lists differ in one point
+// are not grouped.
 func TestSpreadCopyGroups(t *testing.T) {
 	const n = 300
 	rng := rand.New(rand.NewPCG(21, 22))
@@ -77,43 +79,53 @@ func TestSpreadCopyGroups(t *testing.T) {
 	}
 	labeled := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	labels := []int{0, 1, 0, 1, 0, 1, 2, 2, 0, 1}
-	o := Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, GraphK: 5}
-	m, err := Fit(context.Background(), x, labeled, labels, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := m.pr.graph
-	if len(g.copies) < 5 {
-		t.Fatalf("%d copy groups, want one per level combination of several rows", len(g.copies))
-	}
-	grouped := 0
-	for _, c := range g.copies {
-		grouped += len(c.members)
-	}
-	plain, err := spreadScores(context.Background(), g.s, nil, 0.99, labeled, labels, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fast, err := spreadScores(context.Background(), g.s, g.copies, 0.99, labeled, labels, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < n; i++ {
-		for c := 0; c < 3; c++ {
-			a, b := plain.At(i, c), fast.At(i, c)
-			if math.Abs(a-b) > 1e-12*math.Max(math.Abs(a), 1e-300) {
-				t.Fatalf("row %d class %d: %v grouped, %v plain (%d of %d rows grouped)", i, c, b, a, grouped, n)
+	for _, k := range []int{5, 40} { // closed groups; with 40, lists reach other rows
+		o := Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, GraphK: k}
+		m, err := Fit(context.Background(), x, labeled, labels, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := m.pr.graph
+		if len(g.copies.groups) < 5 {
+			t.Fatalf("k=%d: %d copy groups, want one per level combination of several rows", k, len(g.copies.groups))
+		}
+		plain, err := spreadScores(context.Background(), g.s, nil, 0.99, labeled, labels, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := spreadScores(context.Background(), g.s, g.copies, 0.99, labeled, labels, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			for c := 0; c < 3; c++ {
+				a, b := plain.At(i, c), fast.At(i, c)
+				if math.Abs(a-b) > 1e-12*math.Max(math.Abs(a), 1e-300) {
+					t.Fatalf("k=%d row %d class %d: %v grouped, %v plain", k, i, c, b, a)
+				}
 			}
 		}
 	}
-	// One weight changed: that group is no longer one.
-	s := *g.s
-	s.Val = slices.Clone(g.s.Val)
-	first := g.copies[0].members[0]
-	s.Val[s.RowPtr[first]] *= 1 + 1e-15
-	for _, c := range copyGroups(&s) {
-		if c.members[0] == first {
-			t.Fatalf("group of row %d taken with a changed weight", first)
+	// Open groups: rows that list the same points but not each other
+	// (each row i >= 3 lists rows 0, 1 and 2), and one row listing another
+	// point is left out.
+	s := &linalg.CSR{Rows: 8, Cols: 8, RowPtr: []int{0, 1, 2, 3, 6, 9, 12, 15, 18}}
+	s.ColIdx = []int{1, 2, 0, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 3}
+	s.Val = make([]float64, len(s.ColIdx))
+	scale := []float64{0.5, 0.5, 0.5, 1, 1, 1, 1, 1}
+	for i := 0; i < 8; i++ {
+		for e := s.RowPtr[i]; e < s.RowPtr[i+1]; e++ {
+			s.Val[e] = scale[i] * scale[s.ColIdx[e]]
 		}
+	}
+	got := copyGroups(s, scale)
+	if len(got.groups) != 1 || got.groups[0].closed || !slices.Equal(got.groups[0].members, []int{3, 4, 5, 6}) {
+		t.Fatalf("groups %+v, want the open group of rows 3-6", got.groups)
+	}
+	lab, ys := []int{0, 7}, []int{0, 1}
+	plain, _ := spreadScores(context.Background(), s, nil, 0.9, lab, ys, 2)
+	fast, _ := spreadScores(context.Background(), s, got, 0.9, lab, ys, 2)
+	if !mat.EqualApprox(plain, fast, 1e-14) {
+		t.Fatalf("open group: %v grouped, %v plain", mat.Formatted(fast), mat.Formatted(plain))
 	}
 }
