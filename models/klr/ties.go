@@ -45,7 +45,7 @@ func (mm *Multi) PredictPrior(dst []int, x mat.Matrix, labels []int, minNorm flo
 	}
 	binary := mm.Classes == 2
 	dst = ova.Classify(dst, dec, binary, func(f float64) bool { return f > 0 })
-	size := make([]float64, len(mm.Models)) // ||w_c||, then |b_c| per row
+	size := make([]float64, len(mm.Models)) // ||w_c||
 	for c := range mm.Models {
 		size[c] = floats.Norm(mm.Models[c].Coef, 2)
 	}
