@@ -165,9 +165,10 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 // points, otherwise stratified folds, SmallSelectFolds of them up to
 // SmallSelectMax points and DefaultSelectFolds above (the members of each
 // class shuffled with Base.Seed and dealt round-robin; the members are
-// taken in the order labeled lists them, so the same labeled set listed in
-// another order gets other folds, as with scikit-learn's StratifiedKFold,
-// and may get another choice). A class absent from
+// taken in the order labeled lists them and the classes in their order, so
+// the same labeled set listed in another order, or with its classes
+// numbered otherwise, gets other folds, as with scikit-learn's
+// StratifiedKFold, and may get another choice). A class absent from
 // a training part cannot be predicted there: its held-out points count as
 // errors for every candidate alike. With a single labeled point per class
 // no fold can train on every class; Select then fits the first candidate
