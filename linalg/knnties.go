@@ -27,8 +27,10 @@ const TieRelTol = 1e-12
 // copies cannot make the lists quadratic in n.
 const MaxTies = 256
 
-// tieBound returns the largest squared distance tied with d.
-func tieBound(d float64) float64 { return d + d*TieRelTol }
+// TieBound returns the largest squared distance tied with d (d times
+// 1 + TieRelTol): the one definition of a tie for TiedNeighbors, TrimTies
+// and a caller placing new points.
+func TieBound(d float64) float64 { return d + d*TieRelTol }
 
 // TiedNeighbors returns, for every row i of x, its neighbour list: the
 // other rows whose squared distance to it is at most the k-th smallest
@@ -71,7 +73,7 @@ func TiedNeighbors(ctx context.Context, x *mat.Dense, k int, method KNNMethod) (
 	var tied []int
 	if kk > k {
 		for i := 0; i < n; i++ {
-			if d1[i*kk+k] <= tieBound(d1[i*kk+k-1]) {
+			if d1[i*kk+k] <= TieBound(d1[i*kk+k-1]) {
 				tied = append(tied, i)
 			}
 		}
@@ -87,7 +89,7 @@ func TiedNeighbors(ctx context.Context, x *mat.Dense, k int, method KNNMethod) (
 		err = parallelFor(ctx, len(tied), 1, noState, func(_ struct{}, lo, hi int) {
 			for t := lo; t < hi; t++ {
 				i := tied[t]
-				bound := tieBound(d1[i*kk+k-1])
+				bound := TieBound(d1[i*kk+k-1])
 				var l []halfEdge
 				xi := row(i)
 				for j := 0; j < n; j++ {
@@ -163,7 +165,7 @@ func TrimTies(ptr, idx []int, dist2 []float64, k int) (tptr, tidx []int, tdist2 
 		if len(l) < k {
 			return nil, nil, nil, newErr(ErrShape, op, "point %d has %d neighbours, fewer than k = %d", i, len(l), k)
 		}
-		m, bound := k, tieBound(l[k-1])
+		m, bound := k, TieBound(l[k-1])
 		for m < len(l) && m < k+MaxTies && l[m] <= bound {
 			m++
 		}

@@ -25,7 +25,7 @@ func tiedReference(x *mat.Dense, k int) [][]int {
 		}
 		sorted := slices.Clone(d)
 		sort.Float64s(sorted)
-		bound := tieBound(sorted[k-1])
+		bound := TieBound(sorted[k-1])
 		for j := 0; j < n; j++ {
 			if j != i && sqDist(x.RawRowView(i), x.RawRowView(j)) <= bound {
 				out[i] = append(out[i], j)

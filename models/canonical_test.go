@@ -404,20 +404,23 @@ func TestRowOrderWithCopies(t *testing.T) {
 	}
 	plab, plabels := sortedLabeled(pl, labels)
 	all := seq(n)
+	// d = 20 is above the 12 components of the graph (the level
+	// combinations), so the basis holds the whole eigenspace of the
+	// eigenvalue 1; of one cut short, the solver chooses (canonicalGroups).
 	for _, tc := range []struct {
 		name string
 		opt  Options
 	}{
 		{"Spread", Options{Classifier: Spread, Design: LabelSpreading}},
-		{"SKL(decay=2)", Options{Design: SKL, Decay: 2, D: 10, Lambda: 0.01}},
-		{"LabelSpreading", Options{Design: LabelSpreading, D: 10, Lambda: 0.01}},
-		{"Cluster", Options{Design: Cluster, D: 10, Lambda: 0.01}},
-		{"local scale", Options{Design: Truncated, D: 10, Lambda: 0.01, Kernel: KernelSpec{LocalScale: true}}},
+		{"SKL(decay=2)", Options{Design: SKL, Decay: 2, D: 20, Lambda: 0.01}},
+		{"LabelSpreading", Options{Design: LabelSpreading, D: 20, Lambda: 0.01}},
+		{"Cluster", Options{Design: Cluster, D: 20, Lambda: 0.01}},
+		{"local scale", Options{Design: Truncated, D: 20, Lambda: 0.01, Kernel: KernelSpec{LocalScale: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.opt
 			o.Kernel.Kind = KNN
-			o.GraphK, o.Seed = 5, 1
+			o.GraphK, o.Seed, o.Scale = 5, 1, NoScaling // exact distances: exact ties
 			m1, err := Fit(context.Background(), x, labeled, labels, &o)
 			if err != nil {
 				t.Fatal(err)
@@ -442,15 +445,68 @@ func TestRowOrderWithCopies(t *testing.T) {
 				}
 				class[key] = p1[i]
 			}
-			// New points: copies of training rows, in both orders.
-			q1, err1 := m1.Predict(nil, x)
-			q2, err2 := m2.Predict(nil, x)
 			if tc.opt.Design.graph() {
 				return
 			}
-			if err1 != nil || err2 != nil || !slices.Equal(q1, q2) {
-				t.Fatalf("Predict on new points differs with the rows permuted (%v, %v)", err1, err2)
+			// New points: copies of training rows, and points halfway
+			// between two levels of the first feature (equidistant from
+			// the copies of two rows), in both orders.
+			half := mat.DenseCopyOf(x)
+			for i := 0; i < n; i++ {
+				half.Set(i, 0, half.At(i, 0)+0.5)
+			}
+			for _, z := range []*mat.Dense{x, half} {
+				q1, err1 := m1.Predict(nil, z)
+				q2, err2 := m2.Predict(nil, z)
+				if err1 != nil || err2 != nil || !slices.Equal(q1, q2) {
+					t.Fatalf("Predict on new points differs with the rows permuted (%v, %v)", err1, err2)
+				}
 			}
 		})
+	}
+}
+
+// TestNewPointTies: a new point exactly halfway between the copies of two
+// rows of different classes is placed among all of them, whatever their
+// order; the k of lowest index would take one row's copies only, and the
+// class would follow the row order.
+func TestNewPointTies(t *testing.T) {
+	rows := func(reversed bool) (*mat.Dense, []int, []int) {
+		vals := make([]float64, 0, 30)
+		for _, v := range []float64{0, 2, 10} { // three rows, ten copies each
+			for range 10 {
+				vals = append(vals, v)
+			}
+		}
+		if reversed {
+			slices.Reverse(vals)
+		}
+		var labeled, labels []int
+		for i, v := range vals {
+			if (v == 0 || v == 2) && !slices.ContainsFunc(labeled, func(j int) bool { return vals[j] == v }) {
+				labeled = append(labeled, i)
+				labels = append(labels, int(v)/2)
+			}
+		}
+		return mat.NewDense(30, 1, vals), labeled, labels
+	}
+	mid := mat.NewDense(1, 1, []float64{1})
+	var got []int
+	for _, reversed := range []bool{false, true} {
+		x, labeled, labels := rows(reversed)
+		labeled, labels = sortedLabeled(labeled, labels)
+		o := Options{Kernel: KernelSpec{Kind: KNN}, Design: Truncated, D: 3, Lambda: 0.01, GraphK: 3, Scale: NoScaling, Seed: 1}
+		m, err := Fit(context.Background(), x, labeled, labels, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Predict(nil, mid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p[0])
+	}
+	if got[0] != got[1] {
+		t.Fatalf("the halfway point is class %d, and %d with the rows reversed", got[0], got[1])
 	}
 }

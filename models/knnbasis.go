@@ -221,11 +221,10 @@ func (pr *prep) averageRow(row, zi []float64, xg, f *mat.Dense, scale []float64,
 }
 
 // nearestTied sets ws.nb and ws.nd to the k nearest rows of x to q and,
-// with ties, every other row tied with the k-th (within
-// linalg.TieRelTol, at most linalg.MaxTies more), sorted by distance then
-// index.
+// with ties, every other row tied with the k-th (linalg.TieBound, at most
+// linalg.MaxTies more), sorted by distance then index.
 func nearestTied(x *mat.Dense, q []float64, k int, ties bool, ws *nbrWork) {
-	n, p := x.Dims()
+	n, _ := x.Dims()
 	m := k
 	if ties && k < n {
 		m = k + 1
@@ -236,39 +235,21 @@ func nearestTied(x *mat.Dense, q []float64, k int, ties bool, ws *nbrWork) {
 	if m == k {
 		return
 	}
-	bound := ws.nd[k-1] + ws.nd[k-1]*linalg.TieRelTol
+	bound := linalg.TieBound(ws.nd[k-1])
 	if ws.nd[k] > bound {
 		ws.nb, ws.nd = ws.nb[:k], ws.nd[:k]
 		return
 	}
-	ws.nb, ws.nd = ws.nb[:0], ws.nd[:0]
-	for j := 0; j < n; j++ {
-		r := x.RawRowView(j)[:p]
-		var s float64
-		for t, v := range q[:p] {
-			e := r[t] - v
-			s += float64(e * e)
-		}
-		if s <= bound {
-			ws.nb = append(ws.nb, j)
-			ws.nd = append(ws.nd, s)
-		}
+	// The tied rows are a prefix of the nearest k + MaxTies.
+	m = min(k+linalg.MaxTies, n)
+	ws.nb = slices.Grow(ws.nb[:0], m)[:m]
+	ws.nd = slices.Grow(ws.nd[:0], m)[:m]
+	nearest(x, q, ws.nb, ws.nd)
+	t := k
+	for t < m && ws.nd[t] <= bound {
+		t++
 	}
-	ord := make([]int, len(ws.nb))
-	for a := range ord {
-		ord[a] = a
-	}
-	sort.Slice(ord, func(a, b int) bool {
-		da, db := ws.nd[ord[a]], ws.nd[ord[b]]
-		return da < db || (da == db && ws.nb[ord[a]] < ws.nb[ord[b]])
-	})
-	nb := make([]int, len(ord))
-	nd := make([]float64, len(ord))
-	for a, o := range ord {
-		nb[a], nd[a] = ws.nb[o], ws.nd[o]
-	}
-	m = min(len(nb), k+linalg.MaxTies)
-	ws.nb, ws.nd = nb[:m], nd[:m]
+	ws.nb, ws.nd = ws.nb[:t], ws.nd[:t]
 }
 
 // nearest writes the len(nb) nearest rows of x to q (by squared distance,
