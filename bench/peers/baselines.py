@@ -23,7 +23,11 @@ draw but idx (dataset, labeled, per_class, trial, seed, ...), then method,
 accuracy (percent correct on the unlabeled rows; null with an "error" field
 when the method raised, e.g. on a draw with one class), seconds (wall time
 of fit + predict), n_iter (iterative methods), peak_rss_mb (the process's
-max RSS so far) and threads.
+max RSS so far) and threads. LabelSpreading also records unreached, the
+unlabeled rows whose scores are all zero when its iteration stops (at an
+absolute tolerance of 1e-3, so rows many edges from every label are never
+reached; its argmax gives them the first class), and unreached_correct, how
+many of those are right.
 """
 
 import argparse
@@ -82,7 +86,13 @@ def methods():
         yy = np.full(len(y), -1)
         yy[lab] = y[lab]
         m = LabelSpreading(kernel="knn", n_neighbors=10, max_iter=1000).fit(X, yy)
-        return m.transduction_[unl], {"n_iter": int(m.n_iter_)}
+        pred = m.transduction_[unl]
+        # Rows the iteration never reached (it stops at an absolute tolerance,
+        # so far rows keep zero scores) are labeled class 0 by the argmax.
+        zero = m.label_distributions_[unl].sum(axis=1) == 0
+        extra = {"n_iter": int(m.n_iter_), "unreached": int(zero.sum()),
+                 "unreached_correct": int(np.sum(pred[zero] == y[unl][zero]))}
+        return pred, extra
 
     return [("LogisticRegression", logreg), ("SVC", svc), ("LabelSpreading", spreading)]
 

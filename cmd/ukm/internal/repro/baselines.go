@@ -84,8 +84,17 @@ func writeDraw(w io.Writer, d Draw) error {
 	return err
 }
 
-// Peers holds peer accuracies (percent) by method and draw.
-type Peers map[string]float64
+// Peers holds peer results by method and draw.
+type Peers map[string]peerResult
+
+// peerResult is one peer run on one draw: its accuracy (percent) and, for
+// LabelSpreading, the unlabeled rows its iteration never reached (their
+// class is the argmax of zero scores, the first class) and how many of
+// those it got right.
+type peerResult struct {
+	accuracy                    float64
+	unreached, unreachedCorrect int
+}
 
 func peerKey(method string, d Draw) string {
 	return fmt.Sprintf("%s|%s|%d|%t|%d", method, d.Dataset, d.Labeled, d.PerClass, d.Trial)
@@ -93,17 +102,19 @@ func peerKey(method string, d Draw) string {
 
 // trial returns the peer's accuracy on one draw.
 func (p Peers) trial(method string, d Draw) (Trial, error) {
-	acc, ok := p[peerKey(method, d)]
+	r, ok := p[peerKey(method, d)]
 	if !ok {
 		return Trial{}, fmt.Errorf("repro: the peers' results have no %s on %s l=%d trial %d (were they run on this table's draws?)", method, d.Dataset, d.Labeled, d.Trial)
 	}
-	return Trial{Accuracy: acc}, nil
+	return Trial{Accuracy: r.accuracy, Unreached: r.unreached, UnreachedCorrect: r.unreachedCorrect}, nil
 }
 
 // LoadPeers reads the JSON lines written by bench/peers/baselines.py: one
 // object per draw and method with the draw's "dataset", "labeled",
 // "per_class" and "trial", the "method" and its "accuracy" (percent; null
-// when the peer failed, which is an error here).
+// when the peer failed, which is an error here), and optionally
+// "unreached" and "unreached_correct" (LabelSpreading's rows left with zero
+// scores).
 func LoadPeers(r io.Reader) (Peers, error) {
 	p := Peers{}
 	sc := bufio.NewScanner(r)
@@ -116,9 +127,11 @@ func LoadPeers(r io.Reader) (Peers, error) {
 		}
 		var rec struct {
 			Draw
-			Method   string   `json:"method"`
-			Accuracy *float64 `json:"accuracy"`
-			Error    string   `json:"error"`
+			Method           string   `json:"method"`
+			Accuracy         *float64 `json:"accuracy"`
+			Error            string   `json:"error"`
+			Unreached        int      `json:"unreached"`
+			UnreachedCorrect int      `json:"unreached_correct"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			return nil, fmt.Errorf("repro: peers line %d: %w", line, err)
@@ -126,7 +139,10 @@ func LoadPeers(r io.Reader) (Peers, error) {
 		if rec.Accuracy == nil {
 			return nil, fmt.Errorf("repro: peers line %d: %s on %s failed: %s", line, rec.Method, rec.Dataset, rec.Error)
 		}
-		p[peerKey(rec.Method, rec.Draw)] = *rec.Accuracy
+		if rec.Unreached < 0 || rec.UnreachedCorrect < 0 || rec.UnreachedCorrect > rec.Unreached {
+			return nil, fmt.Errorf("repro: peers line %d: unreached %d, unreached_correct %d: want 0 <= correct <= unreached", line, rec.Unreached, rec.UnreachedCorrect)
+		}
+		p[peerKey(rec.Method, rec.Draw)] = peerResult{*rec.Accuracy, rec.Unreached, rec.UnreachedCorrect}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("repro: reading peers: %w", err)

@@ -76,6 +76,7 @@ func (r *Result) Markdown(w io.Writer) error {
 				fmt.Fprintf(&b, "%s chose at l = %s: %s.\n\n", row.Method, sizeLabel(row), chosenSummary(row.Chosen))
 			}
 		}
+		b.WriteString(unreachedLine(r, ds))
 	}
 	b.WriteString("Mean accuracy over all cells of the table: ")
 	var avg []string
@@ -294,4 +295,27 @@ func (r *Result) publishedCells() int {
 		}
 	}
 	return k
+}
+
+// unreachedLine says, for each peer column of data set ds that left
+// unlabeled points unreached, what share of them it guessed and how many
+// of the guesses were right ("" when none did).
+func unreachedLine(r *Result, ds string) string {
+	var b strings.Builder
+	for _, m := range r.Methods {
+		var parts []string
+		for _, row := range r.Rows {
+			if row.Dataset != ds || row.Method != m.Name || row.Unreached == 0 || row.Unlabeled == 0 {
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%.0f%% at l = %s (%.0f%% of them right)",
+				100*float64(row.Unreached)/float64(row.Unlabeled), sizeLabel(row),
+				100*float64(row.UnreachedCorrect)/float64(row.Unreached)))
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(&b, "%s never reached (scores all zero when it stopped; labeled the first class): %s of the unlabeled points.\n\n",
+				m.Name, strings.Join(parts, ", "))
+		}
+	}
+	return b.String()
 }

@@ -178,6 +178,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					if tr.Warning != nil {
 						r.Warnings++
 					}
+					if tr.Unreached > 0 {
+						r.Unreached += tr.Unreached
+						r.UnreachedCorrect += tr.UnreachedCorrect
+					}
+					if m.Peer {
+						r.Unlabeled += len(d.Y) - len(labeled)
+					}
 					if tr.Chosen != "" {
 						if r.Chosen == nil {
 							r.Chosen = map[string]int{}

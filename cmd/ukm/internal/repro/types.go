@@ -53,6 +53,10 @@ type Trial struct {
 	Warning error
 	// Chosen names the configuration a model selection chose, if any.
 	Chosen string
+	// Unreached counts the unlabeled points the method never reached and
+	// so guessed (a peer's label spreading stopped before its scores got
+	// there); UnreachedCorrect, how many of those guesses were right.
+	Unreached, UnreachedCorrect int
 }
 
 // Method is one column of a table.
@@ -135,8 +139,12 @@ type Row struct {
 	// the cell failed on them (every column loses the draw, so the
 	// comparisons stay paired); Result.Failures says why.
 	Failed int
-	acc    []float64
-	ran    int // trials whose times Seconds sums
+	// Unreached and UnreachedCorrect sum the trials' counts (see Trial);
+	// Unlabeled sums the unlabeled points of the trials that report them.
+	Unreached, UnreachedCorrect, Unlabeled int
+
+	acc []float64
+	ran int // trials whose times Seconds sums
 }
 
 // Seconds holds mean wall-clock seconds per trial by stage.
