@@ -2,8 +2,11 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"ukm/dataset/datatest"
 	"ukm/models/klr"
@@ -212,5 +215,54 @@ func BenchmarkSpreadCopies(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkSpreadCV: label spreading's cross-validation on Select's folds,
+// summing each labeled point's spread column (what Select does when the
+// folds would spread more columns than there are labeled points: here
+// leave-one-out on a binary set, five folds of a six-class one) against
+// spreading every fold's labels.
+func BenchmarkSpreadCV(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		l    int
+	}{{"ssl_usps", 10}, {"ssl_coil", 20}} {
+		s := datatest.Load(b, c.name)
+		lab, ys, _ := pickLabeled(s.Y, c.l, 1)
+		o := Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, Seed: 1}
+		m, err := Fit(ctx, s.X, lab, ys, &o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		classes := slices.Max(ys) + 1
+		fold, k, _, ok := selectFolds(ys, classes, 0, 1)
+		if !ok {
+			b.Fatalf("%s: no folds", c.name)
+		}
+		cv := &cvData{labeled: lab, labels: ys, classes: classes, fold: fold, k: k}
+		splits := make([]split, k)
+		for f := range splits {
+			splits[f] = cv.split(f)
+		}
+		vs := []variant{{}}
+		right := [][]bool{make([]bool, c.l)}
+		prob := [][]float64{make([]float64, c.l)}
+		for _, perPoint := range []bool{true, false} {
+			b.Run(fmt.Sprintf("dataset=%s/l=%d/columns=%s", c.name, c.l, map[bool]string{true: "point", false: "fold"}[perPoint]), func(b *testing.B) {
+				for b.Loop() {
+					var each *mat.Dense
+					if perPoint {
+						if each, err = cv.spreadEach(ctx, m.pr, &m.pr.opt); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if err := cv.scoreSpreadSplits(ctx, m.pr, &m.pr.opt, splits, each, vs, right, prob); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -357,12 +357,13 @@ func (cv *cvData) oneClass(s split, variants int, right [][]bool, prob [][]float
 // class by class, of the scores of its training points' indicators. When
 // the splits would spread more columns (one per class present in each)
 // than there are labeled points — leave-one-out: about l x classes against
-// l; ten folds of a three-class problem: 30 against 20 at l = 20 — each
+// l; k folds of a multi-class problem: up to k x classes against l — each
 // labeled point's indicator is spread once and the splits sum those
 // columns. Every term of the series is non-negative, so a sum is at least
 // as accurate as its parts. At equal counts (ten folds of a binary
-// problem at l = 20) the splits spread their own labels: measured both
-// ways, neither was faster on every set (BENCHMARKS.md).
+// problem at l = 20) the splits spread their own labels: a lone point's
+// column takes more steps to settle than a split's class sums, and
+// measured both ways neither was faster on every set (BENCHMARKS.md).
 func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, splits []split, vs []variant, right [][]bool, prob [][]float64) error {
 	cols := 0
 	for _, s := range splits {
