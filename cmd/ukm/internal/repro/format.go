@@ -201,6 +201,10 @@ type jsonRow struct {
 	PValue    *float64       `json:"p_vs_best,omitempty"`
 	Chosen    map[string]int `json:"chosen,omitempty"`
 	Failed    int            `json:"failed,omitempty"`
+	// Unreached, UnreachedCorrect and Unlabeled: see Row.
+	Unreached        int `json:"unreached,omitempty"`
+	UnreachedCorrect int `json:"unreached_correct,omitempty"`
+	Unlabeled        int `json:"unlabeled,omitempty"`
 }
 
 type jsonSeconds struct {
@@ -227,6 +231,9 @@ func (r *Result) JSON(w io.Writer) error {
 	}
 	for _, row := range r.Rows {
 		j := jsonRow{Dataset: row.Dataset, Labeled: row.Labeled, PerClass: row.PerClass, Method: row.Method, Chosen: row.Chosen, Failed: row.Failed}
+		if row.Unreached > 0 {
+			j.Unreached, j.UnreachedCorrect, j.Unlabeled = row.Unreached, row.UnreachedCorrect, row.Unlabeled
+		}
 		if !row.NA {
 			m, s, p := row.Summary.Mean, row.Summary.StdErr, row.PValue
 			if math.IsNaN(s) {

@@ -95,6 +95,33 @@ func TestPeersRoundTrip(t *testing.T) {
 		t.Errorf("the markdown lacks %q:\n%s", want, b.String())
 	}
 
+	// The JSON carries the counts too.
+	b.Reset()
+	if err := res.JSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var js struct {
+		Rows []struct {
+			Method           string
+			Labeled          int
+			Unreached        int
+			UnreachedCorrect int `json:"unreached_correct"`
+			Unlabeled        int
+		}
+	}
+	if err := json.Unmarshal([]byte(b.String()), &js); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range js.Rows {
+		if r.Method == "Peer" && r.Labeled == 10 {
+			found = r.Unreached == 9 && r.UnreachedCorrect == 3 && r.Unlabeled == trials*(moonsN-10)
+		}
+	}
+	if !found {
+		t.Errorf("the JSON lacks the peer's unreached counts at l = 10: %+v", js.Rows)
+	}
+
 	for _, tc := range []struct{ name, line, want string }{
 		{"failed", `{"dataset": "moons", "method": "Peer", "accuracy": null, "error": "ValueError: one class"}`, "line 1: Peer on moons failed: ValueError: one class"},
 		{"right above unreached", `{"dataset": "moons", "method": "Peer", "accuracy": 50, "unreached": 1, "unreached_correct": 2}`, "line 1: unreached 1, unreached_correct 2"},
