@@ -120,3 +120,37 @@ func BenchmarkRefit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFeatureDirection: one Newton direction of the feature form with
+// the intercept, through the d x d Newton matrix (primal) and through the
+// l x l matrix (dual, what the solver uses when l < d).
+func BenchmarkFeatureDirection(b *testing.B) {
+	for _, c := range []struct{ l, d int }{{9, 20}, {18, 20}, {18, 50}, {45, 50}} {
+		phi, _ := randProblem(c.l, c.d, 7)
+		raw := phi.RawMatrix()
+		p := &problem{form: FeatureForm, l: c.l, n: c.d, phi: raw}
+		w := &newton{lambda: 0.01, bias: true}
+		w.resize(p)
+		for i := range w.s[:c.l] {
+			w.s[i] = 0.4
+		}
+		for j := range w.g[:c.d] {
+			w.g[j] = 0.1 * float64(j%5-2)
+		}
+		for _, dual := range []bool{false, true} {
+			b.Run(fmt.Sprintf("l=%d/d=%d/system=%s", c.l, c.d, map[bool]string{false: "primal", true: "dual"}[dual]), func(b *testing.B) {
+				for b.Loop() {
+					var ok bool
+					if dual {
+						_, ok = w.featureDirectionDual(p)
+					} else {
+						_, ok = w.featureDirection(p)
+					}
+					if !ok {
+						b.Fatal("factorisation failed")
+					}
+				}
+			})
+		}
+	}
+}

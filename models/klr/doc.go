@@ -16,7 +16,9 @@
 //     inverted. One Newton step costs O(l^3).
 //   - feature form (FitFeatures): f = Phi w + b with an explicit l x d feature
 //     map Phi (for a learned low-rank kernel K = Phi Phi^T), ||f||_H^2 =
-//     ||w||^2. One Newton step costs O(l d^2 + d^3).
+//     ||w||^2. One Newton step costs O(l d^2 + d^3), or O(l^2 d + l^3) through
+//     the l x l matrix when there are fewer than half as many points as
+//     features.
 //
 // On K = Phi Phi^T both forms have the same optimal decision function.
 //

@@ -92,7 +92,9 @@ func (ft *Fitter) FitKernel(ctx context.Context, m *Model, k mat.Matrix, y []flo
 // otherwise it starts from zero. Outcomes, errors and the state of m on
 // return are as for FitKernel, except that the feature-form Newton matrix is
 // positive definite by construction (a failed factorisation is status
-// NumericalFailure with a nil error). One Newton step costs O(l d^2 + d^3).
+// NumericalFailure with a nil error). One Newton step costs O(l d^2 + d^3),
+// or O(l^2 d + l^3) when d > 2l and lambda > 0 (the system is then solved
+// through the l x l matrix l lambda I + S Phi Phi^T S).
 func (ft *Fitter) FitFeatures(ctx context.Context, m *Model, phi mat.Matrix, y []float64, warm bool) error {
 	return ft.fitFeatures("klr.Fitter.FitFeatures", ctx, m, phi, y, warm)
 }

@@ -30,6 +30,7 @@ type newton struct {
 	z1, z2, rhs   []float64
 	a             []float64 // Newton matrix
 	ps            []float64 // S Phi
+	ah            []float64 // A^-1 h of the dual feature direction
 	lambda        float64
 	bias          bool
 	b, btrial, gb float64
@@ -55,6 +56,7 @@ func (w *newton) resize(p *problem) {
 	} else {
 		w.a = grow(w.a, (n+1)*(n+1))
 		w.ps = grow(w.ps, l*n)
+		w.ah = grow(w.ah, n)
 	}
 }
 
