@@ -317,10 +317,11 @@ func nearest(x *mat.Dense, q []float64, nb []int, nd []float64) {
 // counts the self-loop, where scikit-learn's degrees (scipy's normalised
 // Laplacian) leave it out; with label spreading at alpha = 0.99 on the
 // head-to-head draws, counting it was 1.3 points more accurate on average
-// over 38 cells, better in 26 and worse in 8 (REPRODUCTION.md). Unlike the symmetrised graph
-// of the eigenbasis, a point is not pulled by the many points that list
-// it (hubs), so the scores act like a smoothed vote of each point's own
-// neighbours. It also returns the factors 1/sqrt(din_i) of the weights.
+// over 38 cells, better in 26 and worse in 8 (REPRODUCTION.md). Unlike
+// the symmetrised graph of the eigenbasis, a point is not pulled by the
+// many points that list it (hubs), so the scores act like a smoothed vote
+// of each point's own neighbours. It also returns the factors
+// 1/sqrt(din_i) of the weights.
 func directedAffinity(n int, nb nbrLists) (*linalg.CSR, []float64) {
 	din := make([]float64, n)
 	for i := 0; i < n; i++ {

@@ -304,9 +304,10 @@ func (r *Result) publishedCells() int {
 	return k
 }
 
-// unreachedLine says, for each peer column of data set ds that left
-// unlabeled points unreached, what share of them it guessed and how many
-// of the guesses were right ("" when none did).
+// unreachedLine says, for each column of data set ds that left unlabeled
+// points unreached (peers that report them), what share of the unlabeled
+// points those were and how many of its guesses there were right (""
+// when no column did).
 func unreachedLine(r *Result, ds string) string {
 	var b strings.Builder
 	for _, m := range r.Methods {

@@ -140,7 +140,7 @@ type Row struct {
 	// comparisons stay paired); Result.Failures says why.
 	Failed int
 	// Unreached and UnreachedCorrect sum the trials' counts (see Trial);
-	// Unlabeled sums the unlabeled points of the trials that report them.
+	// Unlabeled sums the unlabeled points of a peer column's trials.
 	Unreached, UnreachedCorrect, Unlabeled int
 
 	acc []float64
