@@ -220,15 +220,16 @@ func BenchmarkSpreadCopies(b *testing.B) {
 
 // BenchmarkSpreadCV: label spreading's cross-validation on Select's folds,
 // summing each labeled point's spread column (what Select does when the
-// folds would spread more columns than there are labeled points: here
-// leave-one-out on a binary set, five folds of a six-class one) against
-// spreading every fold's labels.
+// folds would spread at least as many columns as there are labeled
+// points: here leave-one-out on a binary set, five folds of a six-class
+// one, ten folds of a binary one at equal counts) against spreading every
+// fold's labels.
 func BenchmarkSpreadCV(b *testing.B) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string
 		l    int
-	}{{"ssl_usps", 10}, {"ssl_coil", 20}} {
+	}{{"ssl_usps", 10}, {"ssl_coil", 20}, {"ionosphere", 20}} {
 		s := datatest.Load(b, c.name)
 		lab, ys, _ := pickLabeled(s.Y, c.l, 1)
 		o := Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, Seed: 1}

@@ -355,15 +355,14 @@ func (cv *cvData) oneClass(s split, variants int, right [][]bool, prob [][]float
 //
 // The scores are linear in the labels, so a split's scores are the sums,
 // class by class, of the scores of its training points' indicators. When
-// the splits would spread more columns (one per class present in each)
-// than there are labeled points — leave-one-out: about l x classes against
-// l; k folds of a multi-class problem: up to k x classes against l — each
-// labeled point's indicator is spread once and the splits sum those
-// columns. Every term of the series is non-negative, so a sum is at least
-// as accurate as its parts. At equal counts (ten folds of a binary
-// problem at l = 20) the splits spread their own labels: a lone point's
-// column takes more steps to settle than a split's class sums, and
-// measured both ways neither was faster on every set (BENCHMARKS.md).
+// the splits would spread at least as many columns (one per class present
+// in each) as there are labeled points — leave-one-out: about l x classes
+// against l; k folds: up to k x classes against l, so ten folds of a
+// binary problem at l = 20 — each labeled point's indicator is spread
+// once, all columns in one pass over the graph per step, and the splits
+// sum those columns (0.56 to 0.72 of the time at equal counts,
+// BENCHMARKS.md). Every term of the series is non-negative, so a sum is at
+// least as accurate as its parts.
 func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, splits []split, vs []variant, right [][]bool, prob [][]float64) error {
 	cols := 0
 	for _, s := range splits {
@@ -372,7 +371,7 @@ func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, splits
 		}
 	}
 	var each *mat.Dense
-	if len(cv.labeled) < cols {
+	if len(cv.labeled) <= cols {
 		var err error
 		if each, err = cv.spreadEach(ctx, pr, r); err != nil {
 			return err

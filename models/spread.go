@@ -20,10 +20,12 @@ import (
 // non-negative, so even the tiny scores of points many edges away from any
 // label are computed to full relative accuracy, and their argmax (the class
 // that reaches them most strongly) is meaningful; a Krylov solver's
-// residual would swamp them. The iteration stops when no score changed by
-// more than spreadTol of its value, or after spreadMaxIter steps (the
-// remaining terms are then below alpha^spreadMaxIter / (1 - alpha) of the
-// scores: 4e-3 at alpha = 0.99). Cost O(t nnz(S) c) for t steps and c
+// residual would swamp them. The iteration stops when no row's scores
+// changed by more than spreadTol of the row's largest score (what the
+// row's argmax and probabilities depend on; a far row's scores are all
+// small, and the test is relative to them), or after spreadMaxIter steps
+// (the remaining terms are then below alpha^spreadMaxIter / (1 - alpha) of
+// the scores: 4e-3 at alpha = 0.99). Cost O(t nnz(S) c) for t steps and c
 // classes.
 
 const (
@@ -95,12 +97,7 @@ func spreadScores(ctx context.Context, s *linalg.CSR, copies *spreadGroups, alph
 				}
 			}
 			if !changed {
-				for c, v := range f[i*classes : (i+1)*classes] {
-					if math.Abs(row[c]-v) > spreadTol*row[c] {
-						changed = true
-						break
-					}
-				}
+				changed = rowChanged(row, f[i*classes:(i+1)*classes])
 			}
 		}
 		f, next = next, f
@@ -109,6 +106,21 @@ func spreadScores(ctx context.Context, s *linalg.CSR, copies *spreadGroups, alph
 		}
 	}
 	return mat.NewDense(n, classes, f), nil
+}
+
+// rowChanged reports whether a row of scores moved by more than spreadTol
+// of its largest score from its previous values prev.
+func rowChanged(row, prev []float64) bool {
+	top := 0.0
+	for _, v := range row {
+		top = max(top, v)
+	}
+	for c, v := range prev {
+		if math.Abs(row[c]-v) > spreadTol*top {
+			return true
+		}
+	}
+	return false
 }
 
 // massNormalize scales each column c of the scores f (n x classes) by

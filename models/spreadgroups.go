@@ -2,7 +2,6 @@ package models
 
 import (
 	"hash/maphash"
-	"math"
 	"slices"
 
 	"ukm/linalg"
@@ -125,7 +124,7 @@ func splitSame(s *linalg.CSR, rows []int, closed bool) []copyGroup {
 // spreadGroup sets the rows of the members of g in next to one step of the
 // iteration from f (rows of classes scores; y the labels' rows; c the
 // weights' factors) and reports whether one changed by more than spreadTol
-// of its value. A closed group's member excludes itself from the sum as a
+// of its largest score (see rowChanged). A closed group's member excludes itself from the sum as a
 // prefix plus a suffix sum, so that every term stays non-negative and the
 // sums keep their relative accuracy. work holds (2 len(set) + 2) classes
 // values.
@@ -160,9 +159,9 @@ func spreadGroup(g copyGroup, c []float64, alpha float64, y, f, next, work []flo
 				sum = pre[p*classes+k] + suf[(p+1)*classes+k]
 			}
 			row[k] = y[i*classes+k] + w*sum
-			if !changed && math.Abs(row[k]-f[i*classes+k]) > spreadTol*row[k] {
-				changed = true
-			}
+		}
+		if !changed {
+			changed = rowChanged(row, f[i*classes:(i+1)*classes])
 		}
 	}
 	return changed
