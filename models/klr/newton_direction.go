@@ -257,7 +257,7 @@ func (w *newton) featureDirectionDual(p *problem) (float64, bool) {
 		h[j] /= lf
 		hdir += h[j] * dir[j]
 	}
-	// h^T A^-1 h before h is overwritten by A^-1 h.
+	// Keep h (in rhs): applyInv overwrites it with A^-1 h.
 	copy(w.rhs[:d], h)
 	applyInv(h)
 	var hah float64
