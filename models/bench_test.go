@@ -243,10 +243,7 @@ func BenchmarkSpreadCV(b *testing.B) {
 			b.Fatalf("%s: no folds", c.name)
 		}
 		cv := &cvData{labeled: lab, labels: ys, classes: classes, fold: fold, k: k}
-		splits := make([]split, k)
-		for f := range splits {
-			splits[f] = cv.split(f)
-		}
+		splits := cv.splits()
 		vs := []variant{{}}
 		right := [][]bool{make([]bool, c.l)}
 		prob := [][]float64{make([]float64, c.l)}

@@ -34,6 +34,15 @@ type split struct {
 	kept        []int // compact class -> original class
 }
 
+// splits returns the k folds' splits.
+func (cv *cvData) splits() []split {
+	out := make([]split, cv.k)
+	for f := range out {
+		out[f] = cv.split(f)
+	}
+	return out
+}
+
 func (cv *cvData) split(f int) split {
 	var s split
 	present := make([]int, cv.classes)
@@ -104,10 +113,7 @@ func (cv *cvData) scoreGroup(ctx context.Context, pr *prep, res []resolved, memb
 		}
 		symmetrise(kll)
 	}
-	splits := make([]split, cv.k)
-	for f := range splits {
-		splits[f] = cv.split(f)
-	}
+	splits := cv.splits()
 	jobs := make(chan string)
 	var wg sync.WaitGroup
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(order)); w++ {
@@ -326,15 +332,15 @@ func svmPredict(ctx context.Context, train, test *mat.Dense, s split, r *resolve
 // classes to train on; a split with a single class is scored here (see
 // oneClass).
 func (cv *cvData) needsFit(s split, variants int, right [][]bool, prob [][]float64) bool {
-	if len(s.test) == 0 {
-		return false
-	}
-	if len(s.kept) < 2 {
+	if len(s.test) > 0 && len(s.kept) < 2 {
 		cv.oneClass(s, variants, right, prob)
-		return false
 	}
-	return true
+	return s.fits()
 }
+
+// fits reports whether s has held-out points and at least two classes to
+// train on.
+func (s split) fits() bool { return len(s.test) > 0 && len(s.kept) >= 2 }
 
 // oneClass scores a split whose training part holds one class: every
 // variant predicts it, with certainty.
@@ -366,7 +372,7 @@ func (cv *cvData) oneClass(s split, variants int, right [][]bool, prob [][]float
 func (cv *cvData) scoreSpread(ctx context.Context, pr *prep, r *resolved, splits []split, vs []variant, right [][]bool, prob [][]float64) error {
 	cols := 0
 	for _, s := range splits {
-		if len(s.test) > 0 && len(s.kept) >= 2 {
+		if s.fits() {
 			cols += len(s.kept)
 		}
 	}

@@ -162,10 +162,7 @@ func TestSpreadEachSplit(t *testing.T) {
 			fold[a] = a % k
 		}
 		cv := &cvData{labeled: labeled, labels: labels, classes: 3, fold: fold, k: k}
-		splits := make([]split, k)
-		for f := range splits {
-			splits[f] = cv.split(f)
-		}
+		splits := cv.splits()
 		each, err := cv.spreadEach(ctx, m.pr, &m.pr.opt)
 		if err != nil {
 			t.Fatal(err)
