@@ -173,21 +173,27 @@ func BenchmarkUKLRRound(b *testing.B) {
 }
 
 // BenchmarkSelect times the whole selected fit (every basis, the
-// cross-validation of the default candidates, the final fit) on 20 labeled
-// points, without a basis cache.
+// cross-validation of the default candidates, the final fit of the chosen
+// candidate and, with vote=soft, of its voters) on 20 labeled points,
+// without a basis cache.
 func BenchmarkSelect(b *testing.B) {
 	for _, name := range []string{"ionosphere", "ssl_usps"} {
-		b.Run("dataset="+name+"/l=20", func(b *testing.B) {
-			s := datatest.Load(b, name)
-			lab, ys, _ := pickLabeled(s.Y, 20, 1)
-			so := &SelectOptions{Base: Options{Seed: 1}}
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Select(context.Background(), s.X, lab, ys, so); err != nil {
-					b.Fatal(err)
+		for _, vote := range []struct {
+			name string
+			mode VoteMode
+		}{{"soft", VoteAuto}, {"none", VoteNone}} {
+			b.Run("dataset="+name+"/l=20/vote="+vote.name, func(b *testing.B) {
+				s := datatest.Load(b, name)
+				lab, ys, _ := pickLabeled(s.Y, 20, 1)
+				so := &SelectOptions{Base: Options{Seed: 1}, Vote: vote.mode}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Select(context.Background(), s.X, lab, ys, so); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -185,3 +185,41 @@ func ExampleOptions_graphFeatures() {
 	// graph among pixels: 89% of the unlabeled bars right
 	// graph among HOG descriptors: 100% of the unlabeled bars right
 }
+
+// Select on two moons with 12 labels: cross-validation on the labeled
+// points chooses a candidate, and the candidates that the scores cannot
+// tell from it vote with it (VoteAuto with the default candidates).
+func ExampleSelect() {
+	s, err := dataset.TwoMoons(100, 0.15, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var labeled, labels, unlabeled, truth []int
+	for i, y := range s.Y {
+		if i%100 < 6 {
+			labeled, labels = append(labeled, i), append(labels, y)
+		} else {
+			unlabeled, truth = append(unlabeled, i), append(truth, y)
+		}
+	}
+	m, err := models.Select(context.Background(), s.X, labeled, labels, &models.SelectOptions{Base: models.Options{Seed: 1}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sel := m.Selection()
+	best := sel.Best()
+	fmt.Printf("%s cross-validation chose %s (%.2f)\n", sel.Rule, best.Name, best.Accuracy)
+	for _, i := range sel.Voters {
+		fmt.Printf("votes with %s (%.2f)\n", sel.Scores[i].Name, sel.Scores[i].Accuracy)
+	}
+	acc, err := m.ScoreRows(unlabeled, truth)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("accuracy on the unlabeled points %.2f\n", acc)
+	// Output:
+	// stratified 6-fold cross-validation chose kNN(k=10)/Spread(alpha=0.99) (1.00)
+	// votes with kNN(k=5)/Spread(alpha=0.9) (1.00)
+	// votes with kNN(k=5)/Spread(alpha=0.99) (1.00)
+	// accuracy on the unlabeled points 0.83
+}

@@ -408,8 +408,8 @@ func designFor(o *resolved) spectral.Design {
 // classifier ended.
 func Fit(ctx context.Context, x *mat.Dense, labeled []int, labels []int, opt *Options) (*Model, error) {
 	if opt != nil && opt.Design == Auto {
-		so := &SelectOptions{Base: *opt, Folds: opt.Folds}
-		so.Base.Design = SKL
+		so := &SelectOptions{Base: *opt, Folds: opt.Folds, Vote: opt.Vote}
+		so.Base.Design, so.Base.Vote = SKL, VoteAuto
 		if p := opt.Progress; p != nil {
 			so.Progress = func(done, total int) { p("select", done, total) }
 		}

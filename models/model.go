@@ -71,6 +71,7 @@ type Model struct {
 	times     StageTimes
 	selection *Selection
 	spread    *mat.Dense // Spread: the n x classes scores
+	voters    []*Model   // the other members of a committee (VoteSoft)
 }
 
 // setFeatures forms Phi = V diag(sqrt(mu)) and its labeled rows.
@@ -399,7 +400,8 @@ func (m *Model) proba(dst *mat.Dense, x mat.Matrix) (*mat.Dense, error) {
 // the first that did not (linalg.IterationLimit or linalg.Stalled; the model
 // is usable, but its accuracy may suffer). The Spread classifier solves its
 // system exactly and reports Converged; an unfitted model reports
-// linalg.NotRun.
+// linalg.NotRun. A committee (see VoteSoft) reports its first member that
+// did not converge.
 func (m *Model) Status() linalg.Status {
 	switch {
 	case m == nil || !m.trained():
@@ -415,6 +417,11 @@ func (m *Model) Status() linalg.Status {
 			if c.Stats.Status != linalg.Converged {
 				return c.Stats.Status
 			}
+		}
+	}
+	for _, v := range m.voters {
+		if st := v.Status(); st != linalg.Converged {
+			return st
 		}
 	}
 	return linalg.Converged

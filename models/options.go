@@ -299,6 +299,10 @@ type Options struct {
 	// Folds is the number of cross-validation folds; zero means
 	// klr.DefaultFolds.
 	Folds int
+	// Vote says whether Design Auto returns the chosen candidate alone
+	// (VoteNone) or a committee (VoteAuto, the default, or VoteSoft; see
+	// VoteMode). Other designs take no vote and refuse a non-zero Vote.
+	Vote VoteMode
 	// Seed drives every random choice: cross-validation folds, eigensolver
 	// start vectors, sampled bandwidth pairs, random selection.
 	Seed uint64
@@ -406,6 +410,8 @@ func (o *Options) resolve(n int) (resolved, error) {
 		return r, inputf(linalg.ErrSettings, "SVM box bound C = %v must be positive and finite", r.C)
 	case r.Folds < 0 || r.Folds == 1:
 		return r, inputf(linalg.ErrSettings, "folds = %d, want 0 (default) or at least 2", r.Folds)
+	case r.Vote < VoteAuto || r.Vote > VoteSoft:
+		return r, inputf(linalg.ErrSettings, "unknown vote mode %d", int(r.Vote))
 	case r.GraphK < 0:
 		return r, inputf(linalg.ErrSettings, "graph neighbours %d is negative", r.GraphK)
 	case math.IsNaN(r.Sigma2) || math.IsInf(r.Sigma2, 0) || r.Sigma2 < 0:
@@ -539,6 +545,9 @@ func (o Options) Trim() Options {
 	if d != Auto && !d.graph() && o.Kernel.Kind != KNN && c != Spread {
 		o.GraphDims, o.GraphFeatures = 0, nil
 	}
+	if d != Auto {
+		o.Vote = VoteAuto
+	}
 	return o
 }
 
@@ -562,6 +571,7 @@ func (r *resolved) checkKnobs() error {
 		knob(r.Lambda != 0, "Lambda", c == KLR && d != Auto, "the KLR classifier"),
 		knob(r.Bias, "Bias", c == KLR && d != Auto, "the KLR classifier"),
 		knob(r.Custom != nil, "Custom", d == Custom, "the Custom design"),
+		knob(r.Vote != VoteAuto, "Vote", d == Auto, "the Auto design"),
 		knob(r.GraphDims != 0, "GraphDims", d == Auto || d.graph() || r.Kernel.Kind == KNN || c == Spread, "kNN graphs: the KNN kernel, the graph designs and the Spread classifier"),
 		knob(r.GraphFeatures != nil, "GraphFeatures", d == Auto || d.graph() || r.Kernel.Kind == KNN || c == Spread, "kNN graphs: the KNN kernel, the graph designs and the Spread classifier"),
 	} {

@@ -115,7 +115,7 @@ func TestSelectNoSettingsSkips(t *testing.T) {
 // Trim leaves only the knobs a design uses, so the trimmed options pass the
 // knob check for every design and classifier.
 func TestTrim(t *testing.T) {
-	all := Options{Decay: 3, Sigma2: 2, Eps: 0.1, Alpha: 0.5, C: 10, Lambda: 0.1, Bias: true, Custom: spectral.Cluster{}, GraphDims: 1, GraphFeatures: &linalg.HOG{}}
+	all := Options{Decay: 3, Sigma2: 2, Eps: 0.1, Alpha: 0.5, C: 10, Lambda: 0.1, Bias: true, Custom: spectral.Cluster{}, GraphDims: 1, GraphFeatures: &linalg.HOG{}, Vote: VoteNone}
 	for d := SKL; d <= Custom; d++ {
 		for _, c := range []ClassifierKind{KLR, SVM, Spread} {
 			o := all

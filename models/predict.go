@@ -19,8 +19,14 @@ import (
 // A point in a component of the kNN graph without labeled points has no
 // feature a labeled point informs; KLR without an intercept gives it the
 // most frequent labeled class (and ProbaRows the labels' class shares), as
-// the Spread classifier does, rather than a class decided by rounding.
+// the Spread classifier does, rather than a class decided by rounding. A
+// committee (see VoteSoft) predicts the class of largest mean probability
+// over its members (see Proba).
 func (m *Model) PredictRows(dst []int, idx []int) ([]int, error) {
+	if m != nil && len(m.voters) > 0 {
+		_, dst, err := m.voteRows(nil, dst, idx)
+		return dst, err
+	}
 	x, err := m.inputs(idx)
 	if err != nil {
 		return dst, err
@@ -34,6 +40,10 @@ func (m *Model) PredictRows(dst []int, idx []int) ([]int, error) {
 
 // ProbaRows is Proba for the training rows idx (see PredictRows).
 func (m *Model) ProbaRows(dst *mat.Dense, idx []int) (*mat.Dense, error) {
+	if m != nil && len(m.voters) > 0 {
+		dst, _, err := m.voteRows(dst, nil, idx)
+		return dst, err
+	}
 	x, err := m.inputs(idx)
 	if err != nil {
 		return dst, err
@@ -58,8 +68,14 @@ func (m *Model) ProbaRows(dst *mat.Dense, idx []int) (*mat.Dense, error) {
 // PredictRows for their training rows. As in PredictRows, KLR without an
 // intercept gives a new point whose graph neighbours (of positive weight)
 // all lie in components without labeled points the most frequent labeled
-// class.
+// class. A committee (see VoteSoft) predicts the class of largest mean
+// probability over its members (see Proba); every member must then predict
+// new points.
 func (m *Model) Predict(dst []int, x *mat.Dense) ([]int, error) {
+	if m != nil && len(m.voters) > 0 {
+		_, dst, err := m.voteNew(nil, dst, x)
+		return dst, err
+	}
 	in, unreached, err := m.inputsNew(x)
 	if err != nil {
 		return dst, err
@@ -74,8 +90,14 @@ func (m *Model) Predict(dst []int, x *mat.Dense) ([]int, error) {
 // Proba returns the x.Rows x Classes() matrix of class probabilities of
 // new points (see Predict): the one-versus-all KLR probabilities, each row
 // normalised to sum to one (for two classes, (1-p, p)). dst is used when it
-// has that shape (nil allocates). An SVM model returns ErrNoProbability.
+// has that shape (nil allocates). An SVM model returns ErrNoProbability. A
+// committee (see VoteSoft) returns the mean of its members' probabilities,
+// an SVM member's being one for the class it predicts.
 func (m *Model) Proba(dst *mat.Dense, x *mat.Dense) (*mat.Dense, error) {
+	if m != nil && len(m.voters) > 0 {
+		dst, _, err := m.voteNew(dst, nil, x)
+		return dst, err
+	}
 	in, unreached, err := m.inputsNew(x)
 	if err != nil {
 		return dst, err
@@ -147,4 +169,18 @@ func scoreOf(pred, y []int) (float64, error) {
 		}
 	}
 	return float64(hit) / float64(len(pred)), nil
+}
+
+// voteRows is the committee's vote on the training rows idx.
+func (m *Model) voteRows(dst *mat.Dense, pred []int, idx []int) (*mat.Dense, []int, error) {
+	return m.vote(dst, pred,
+		func(v *Model, p *mat.Dense) (*mat.Dense, error) { return v.ProbaRows(p, idx) },
+		func(v *Model, c []int) ([]int, error) { return v.PredictRows(c, idx) })
+}
+
+// voteNew is the committee's vote on new points x.
+func (m *Model) voteNew(dst *mat.Dense, pred []int, x *mat.Dense) (*mat.Dense, []int, error) {
+	return m.vote(dst, pred,
+		func(v *Model, p *mat.Dense) (*mat.Dense, error) { return v.Proba(p, x) },
+		func(v *Model, c []int) ([]int, error) { return v.Predict(c, x) })
 }

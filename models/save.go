@@ -20,9 +20,9 @@ import (
 // (version 2 added the principal-component projection of the kNN graph,
 // Options.GraphDims; version 3 the HOG descriptors of
 // Options.GraphFeatures; version 4 the connected components of the kNN
-// graph, see PredictRows); a file of a later version is refused with
-// ErrModelVersion.
-const FormatVersion = 4
+// graph, see PredictRows; version 5 the voters of a committee, see
+// VoteSoft); a file of a later version is refused with ErrModelVersion.
+const FormatVersion = 5
 
 // Errors of reading a model file. Both are input errors (they wrap
 // linalg.ErrInvalid).
@@ -59,10 +59,12 @@ const headerLen = len(modelMagic) + 4 + 8
 // little-endian (floats as their IEEE 754 bits, so predictions after a round
 // trip are bit-identical), booleans one byte, and every slice, string and
 // matrix is preceded by its length. The file therefore grows as n·p + n·d
-// floats. Not saved: the selection report (Selection), the
-// cross-validation result (CV) and a Custom design (only its name is kept:
-// a loaded model predicts, it does not refit). An unfitted model returns
-// ErrNotFitted.
+// floats. A committee (see VoteSoft) writes its chosen member's payload,
+// then the number of voters and each voter's payload, so its file is up to
+// CommitteeSize times a single model's. Not saved: the selection report
+// (Selection), the cross-validation result (CV) and a Custom design (only
+// its name is kept: a loaded model predicts, it does not refit). An
+// unfitted model returns ErrNotFitted.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	if err := m.ready(); err != nil {
 		return nil, err
@@ -317,6 +319,10 @@ func (m *Model) encode(e *encoder) {
 	if pr.comp != nil {
 		e.ints(pr.comp)
 	}
+	e.int(len(m.voters))
+	for _, v := range m.voters {
+		v.encode(e)
+	}
 }
 
 // Kernel tags of the model file.
@@ -363,6 +369,20 @@ func decodeKernel(d *decoder) linalg.Kernel {
 // decodeModel reads the payload written by encode and checks that the
 // pieces fit together, so that a loaded model cannot panic in Predict.
 func decodeModel(d *decoder, version uint32) (*Model, error) {
+	m, err := decodeMember(d, version, false)
+	if err == nil && len(d.b) != 0 {
+		d.fail("%d bytes left after the model", len(d.b))
+		err = d.err
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// decodeMember reads one model's payload: the whole model, or one voter of
+// a committee (voter true), which has no voters of its own.
+func decodeMember(d *decoder, version uint32, voter bool) (*Model, error) {
 	pr := &prep{}
 	o := &pr.opt
 	o.Kernel.Kind = KernelKind(d.int())
@@ -432,8 +452,14 @@ func decodeModel(d *decoder, version uint32) (*Model, error) {
 	if version >= 4 && d.bool() {
 		pr.comp = d.ints()
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.fail("%d bytes left after the model", len(d.b))
+	voters := 0
+	if version >= 5 {
+		// A voter's payload is far longer than 8 bytes; the bound only
+		// keeps a corrupted count from allocating.
+		voters = d.count(8)
+		if voter && voters != 0 {
+			d.fail("a voter with %d voters of its own", voters)
+		}
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -443,6 +469,16 @@ func decodeModel(d *decoder, version uint32) (*Model, error) {
 	}
 	if pr.basis != nil && m.kxl == nil && m.spread == nil {
 		m.setFeatures()
+	}
+	for range voters {
+		v, err := decodeMember(d, version, true)
+		if err != nil {
+			return nil, err
+		}
+		m.voters = append(m.voters, v)
+	}
+	if err := m.checkVoters(); err != nil {
+		return nil, linalg.Errorf(ErrModelFormat, "models.ReadModel", "inconsistent committee: %v", err)
 	}
 	return m, nil
 }

@@ -88,7 +88,8 @@ func TestSaveRoundTrip(t *testing.T) {
 			if e1 == nil && !mat.Equal(q1, q2) {
 				t.Errorf("%d classes, %s: Proba differs after the round trip", classes, tc.name)
 			}
-			if !slices.Equal(m.ClassNames(), got.ClassNames()) || m.Design() != got.Design() || m.Status() != got.Status() {
+			if !slices.Equal(m.ClassNames(), got.ClassNames()) || m.Design() != got.Design() || m.Status() != got.Status() ||
+				len(m.Voters()) != len(got.Voters()) || (tc.opt.Design == Auto) != (len(m.Voters()) > 0) {
 				t.Errorf("%d classes, %s: accessors differ", classes, tc.name)
 			}
 			b1, _ := m.MarshalBinary()
@@ -154,10 +155,14 @@ func TestSaveErrors(t *testing.T) {
 // right width.
 func FuzzReadModel(f *testing.F) {
 	x, y := blobsForSave(3)
-	for _, tc := range saveCases()[:8] {
+	cases := saveCases()
+	for _, tc := range append(cases[:8:8], cases[len(cases)-1]) { // the last: a committee
 		m, err := Fit(context.Background(), x, []int{0, 1, 2, 3, 4, 5}, y[:6], &tc.opt)
 		if err != nil {
 			f.Fatal(err)
+		}
+		if tc.opt.Design == Auto && len(m.Voters()) == 0 {
+			f.Fatal("the Auto case is not a committee")
 		}
 		b, _ := m.MarshalBinary()
 		f.Add(b)
@@ -179,7 +184,7 @@ func FuzzReadModel(f *testing.F) {
 }
 
 // TestReadOldVersions reads model files written by the earlier formats
-// (testdata/v1_*.ukm and v2_*.ukm: the 3-class blobsForSave with labels
+// (testdata/v1_*.ukm, v2_*.ukm and v4_*.ukm: the 3-class blobsForSave with labels
 // 0..8, the options below) and checks that they predict what a fresh fit
 // with the same options predicts.
 func TestReadOldVersions(t *testing.T) {
@@ -197,6 +202,7 @@ func TestReadOldVersions(t *testing.T) {
 		{"v1_skl.ukm", Options{Lambda: 0.1}},
 		{"v1_knn.ukm", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5}},
 		{"v2_knn_projected.ukm", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10, GraphK: 5, GraphDims: 1}},
+		{"v4_spread.ukm", Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, Classifier: Spread, GraphK: 5}},
 	} {
 		f, err := os.Open(filepath.Join("testdata", tc.file))
 		if err != nil {

@@ -84,6 +84,10 @@ type Selection struct {
 	// candidate) over a candidate with a higher cross-validated accuracy
 	// that did not beat it by more than one paired standard error.
 	Prior bool
+	// Voters indexes in Scores the candidates that vote with the chosen
+	// one (see VoteSoft), in the order of Model.Voters; nil when the model
+	// is the chosen candidate alone.
+	Voters []int
 	// Elapsed is the wall time of the cross-validation.
 	Elapsed time.Duration
 }
@@ -121,6 +125,11 @@ type SelectOptions struct {
 	// RulePrior with the default candidates and RuleBest with a caller's
 	// list.
 	Rule SelectRule
+	// Vote says whether the model is the chosen candidate alone or a
+	// committee; the zero value VoteAuto is a committee (VoteSoft) with
+	// the default candidates and the chosen candidate alone with a
+	// caller's list.
+	Vote VoteMode
 }
 
 // BasisCache keeps the bases (eigenpairs, or kernels for the Standard
@@ -189,6 +198,12 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 // than the same paired standard error, or the first is kept
 // (Selection.Prior says when that overruled a higher score).
 //
+// Committee: with the default candidates (VoteAuto) the model returned is
+// a committee of the chosen candidate and the two best scored others with
+// class probabilities that it does not beat by more than one paired
+// standard error (see VoteSoft); its members share the bases computed for
+// the scores, and Model.Voters and Selection.Voters list the others.
+//
 // A candidate that fails (a basis that cannot be built, an infeasible
 // design, a d or k too large for n) is skipped with the reason recorded in
 // its score; if every candidate fails the error of the first is returned.
@@ -214,6 +229,9 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 	}
 	if o.Rule < RuleAuto || o.Rule > RulePrior {
 		return nil, inputf(linalg.ErrSettings, "unknown selection rule %d", int(o.Rule))
+	}
+	if o.Vote < VoteAuto || o.Vote > VoteSoft {
+		return nil, inputf(linalg.ErrSettings, "unknown vote mode %d", int(o.Vote))
 	}
 	cands := o.Candidates
 	if len(cands) == 0 {
@@ -289,12 +307,31 @@ func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *Select
 	if sel.Chosen < 0 {
 		return nil, firstSkip(sel)
 	}
-	c := sel.Chosen
-	m, err := fitPrepared(ctx, preps[basisKey(&res[c])].withOptions(res[c], classes), labeled, labels)
-	if m != nil {
-		m.selection = sel
+	fit := func(c int) (*Model, error) {
+		return fitPrepared(ctx, preps[basisKey(&res[c])].withOptions(res[c], classes), labeled, labels)
 	}
-	return m, err
+	m, err := fit(sel.Chosen)
+	if m == nil {
+		return nil, err
+	}
+	m.selection = sel
+	if err != nil || !o.Vote.voting(len(o.Candidates) == 0) {
+		return m, err
+	}
+	for _, c := range committee(sel.Scores, sel.Chosen) {
+		v, err := fit(c)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			// A member that fails to fit on all labeled points (it fitted
+			// on every fold) is left out.
+			continue
+		}
+		m.voters = append(m.voters, v)
+		sel.Voters = append(sel.Voters, c)
+	}
+	return m, nil
 }
 
 // groupDone is what a worker of scoreGroups reports for one basis.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -267,6 +268,15 @@ func fitTable(ctx context.Context, name, path string, tab *dataset.Table, opt *m
 			}
 			fmt.Fprintf(stderr, "%s: chose %s by %s cross-validation (accuracy %.3f ± %.3f over %d candidates%s, %v)\n",
 				name, b.Name, sel.Rule, b.Accuracy, b.StdErr, len(sel.Scores), kept, sel.Elapsed.Round(time.Millisecond))
+			if len(sel.Voters) > 0 {
+				var with []string
+				for _, i := range sel.Voters {
+					v := sel.Scores[i]
+					with = append(with, fmt.Sprintf("%s (accuracy %.3f ± %.3f)", v.Name, v.Accuracy, v.StdErr))
+				}
+				fmt.Fprintf(stderr, "%s: votes with %s, which the cross-validation cannot tell from it: the predictions are the %d members' mean class probabilities (-vote none: the chosen candidate alone)\n",
+					name, strings.Join(with, " and "), len(sel.Voters)+1)
+			}
 		}
 	}
 	return m, nil

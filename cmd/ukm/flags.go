@@ -16,18 +16,18 @@ import (
 
 // modelFlags registers the flags that set model options.
 type modelFlags struct {
-	kernel, design, scale, classifier string
-	d, k                              int
-	decay, c, lambda, gamma, energy   float64
-	alpha, sigma2, eps                float64
-	weighting                         string
-	width                             float64
-	bias, raw, local                  bool
-	large                             string
-	landmarks, folds, graphDims       int
-	graphFeatures, imageSize          string
-	hogCell                           int
-	polyScale, eigTol, maxMemoryGB    float64
+	kernel, design, scale, classifier, vote string
+	d, k                                    int
+	decay, c, lambda, gamma, energy         float64
+	alpha, sigma2, eps                      float64
+	weighting                               string
+	width                                   float64
+	bias, raw, local                        bool
+	large                                   string
+	landmarks, folds, graphDims             int
+	graphFeatures, imageSize                string
+	hogCell                                 int
+	polyScale, eigTol, maxMemoryGB          float64
 }
 
 // designNames lists the values of -design, in the order of the help text.
@@ -51,7 +51,7 @@ var weightings = map[string]labelaware.Weighting{
 
 // modelFlagNames are the flags that register adds.
 var modelFlagNames = []string{"kernel", "design", "weighting", "sigma2", "eps", "k", "alpha", "width-scale", "local-scale",
-	"large", "landmarks", "graph-dims", "graph-features", "hog-cell", "image-size", "scale", "classifier", "d", "decay", "C", "lambda", "gamma", "poly-scale", "folds", "eig-tol",
+	"large", "landmarks", "graph-dims", "graph-features", "hog-cell", "image-size", "scale", "classifier", "d", "decay", "C", "lambda", "gamma", "poly-scale", "folds", "vote", "eig-tol",
 	"max-memory", "energy", "bias", "raw"}
 
 // modelFlagsSet returns the model flags among the flags set.
@@ -91,6 +91,7 @@ func (m *modelFlags) register(fs *flag.FlagSet, design string) {
 	fs.Float64Var(&m.gamma, "gamma", 0, "RBF width (0: 1/median squared distance)")
 	fs.Float64Var(&m.polyScale, "poly-scale", 0, "inner scale s of the quadratic kernel (s x.z + 1)^2 (0: 1/features)")
 	fs.IntVar(&m.folds, "folds", 0, "cross-validation folds for lambda and for -design auto (0: the rule)")
+	fs.StringVar(&m.vote, "vote", "", "with -design auto: soft (the chosen candidate and the two best that the cross-validation cannot tell from it vote by their mean probabilities; the default) or none (the chosen candidate alone)")
 	fs.Float64Var(&m.eigTol, "eig-tol", 0, "relative residual tolerance of the eigensolver (0: 1e-10)")
 	fs.Float64Var(&m.maxMemoryGB, "max-memory", 0, "memory budget in GB of one fit's large allocations; a larger request is refused before it is made (0: 8)")
 	fs.Float64Var(&m.energy, "energy", 0, "choose d by this fraction of cumulative eigen energy (0: off)")
@@ -149,6 +150,18 @@ func (m *modelFlags) options() (models.Options, error) {
 	o.D, o.Decay, o.C, o.Lambda, o.Kernel.Gamma, o.EnergyFraction = m.d, m.decay, m.c, m.lambda, m.gamma, m.energy
 	o.Sigma2, o.Eps = m.sigma2, m.eps
 	o.Kernel.PolyScale, o.Folds, o.EigTol = m.polyScale, m.folds, m.eigTol
+	switch strings.ToLower(m.vote) {
+	case "":
+	case "soft":
+		o.Vote = models.VoteSoft
+	case "none":
+		o.Vote = models.VoteNone
+	default:
+		return o, fmt.Errorf("unknown -vote %q (soft, none)", m.vote)
+	}
+	if m.vote != "" && d != models.Auto {
+		return o, fmt.Errorf("-vote applies to -design auto only")
+	}
 	o.MaxMemory = int64(m.maxMemoryGB * (1 << 30))
 	o.Bias, o.Kernel.Raw = m.bias, m.raw
 	o.GraphK, o.Alpha, o.Kernel.WidthScale, o.Kernel.LocalScale = m.k, m.alpha, m.width, m.local

@@ -318,8 +318,13 @@ func TestFitAutoEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "accuracy ") || !strings.Contains(errOut, "chose ") {
+	if !strings.Contains(out, "accuracy ") || !strings.Contains(errOut, "chose ") || !strings.Contains(errOut, "votes with ") {
 		t.Errorf("fit -eval output:\n%s\n%s", out, errOut)
+	}
+	// -vote none: the chosen candidate alone.
+	_, errOut, err = runCmd(t, "fit", "-data", dir+"/wine.csv", "-labels", "20", "-eval", "-vote", "none")
+	if err != nil || !strings.Contains(errOut, "chose ") || strings.Contains(errOut, "votes with ") {
+		t.Errorf("fit -vote none: %v\n%s", err, errOut)
 	}
 	if _, _, err := runCmd(t, "fit", "-data", dir+"/wine.csv", "-eval"); err == nil {
 		t.Error("-eval without -labels: want an error")
@@ -399,6 +404,9 @@ func TestCommandLineCannotBeMisread(t *testing.T) {
 		{"bad -o path", []string{"fit", "-data", wine, "-labels", "20", "-o", missing}, "-o"},
 		{"unknown design", []string{"fit", "-data", wine, "-design", "nope"}, "labelaware"},
 		{"format", []string{"fit", "-data", wine, "-labels", "20", "-format", "xml"}, "unknown -format"},
+		{"unknown vote", []string{"fit", "-data", wine, "-labels", "20", "-vote", "hard"}, "unknown -vote"},
+		{"vote without auto", []string{"fit", "-data", wine, "-labels", "20", "-design", "skl", "-vote", "none"}, "-vote applies to -design auto"},
+		{"reproduce vote", []string{"reproduce", "-table", "baselines", "-data", dir, "-vote", "none"}, "-vote is set by each method"},
 		{"model flags with -model", []string{"predict", "-model", wine, "-data", wine, "-kernel", "linear"}, "do not apply to a saved -model"},
 		{"not a model", []string{"predict", "-model", wine, "-data", wine}, "no ukm model header"},
 	} {

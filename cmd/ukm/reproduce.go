@@ -39,7 +39,7 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("reproduce: -trials = %d, want at least 1", *trials)
 	}
 	set := setFlags(fs)
-	for _, f := range []string{"design", "kernel", "classifier", "weighting"} {
+	for _, f := range []string{"design", "kernel", "classifier", "weighting", "vote"} {
 		if set[f] {
 			return fmt.Errorf("reproduce: -%s is set by each method of the table; the model flags that apply are the knobs a method's design uses (such as -decay, -lambda, -d, -scale)", f)
 		}
