@@ -64,7 +64,7 @@ type outFlags struct {
 }
 
 func (o *outFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&o.proba, "proba", false, "also write the class probabilities of every predicted row (KLR and Spread classifiers)")
+	fs.BoolVar(&o.proba, "proba", false, "also write the class probabilities of every predicted row (KLR and Spread classifiers, and the committees of -design auto)")
 	fs.StringVar(&o.format, "format", "csv", "output format: csv or json")
 	fs.StringVar(&o.file, "out", "", "write the predictions to this file instead of standard output")
 }
