@@ -130,3 +130,29 @@ func TestTrim(t *testing.T) {
 		t.Errorf("Trim dropped knobs SKL/KLR uses: %+v", got)
 	}
 }
+
+// Model.Options reports the options a model used, its defaults filled in.
+func TestModelOptions(t *testing.T) {
+	x, y := blobsForSave(2)
+	lab := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	for _, tc := range []struct {
+		opt   Options
+		check func(o Options) bool
+	}{
+		{Options{}, func(o Options) bool { return o.Design == SKL && o.Decay == DefaultDecay && o.EigTol == DefaultEigTol && o.Kernel.Kind == RBF }},
+		{Options{Classifier: SVM, Design: Cluster, D: 5}, func(o Options) bool { return o.C == DefaultC && o.D == 5 && o.Decay == 0 }},
+		{Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10}, func(o Options) bool { return o.GraphK == DefaultGraphK && o.D == 10 }},
+		{Options{Lambda: 0.5, Bias: true}, func(o Options) bool { return o.Lambda == 0.5 && o.Bias }},
+	} {
+		m, err := Fit(context.Background(), x, lab, y[:8], &tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := m.Options(); !tc.check(o) || o.Progress != nil {
+			t.Errorf("%+v: Options %+v", tc.opt, o)
+		}
+	}
+	if o := (*Model)(nil).Options(); o.Design != SKL || o.D != 0 {
+		t.Errorf("nil model: %+v", o)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -91,6 +92,11 @@ func TestSaveRoundTrip(t *testing.T) {
 			if !slices.Equal(m.ClassNames(), got.ClassNames()) || m.Design() != got.Design() || m.Status() != got.Status() ||
 				len(m.Voters()) != len(got.Voters()) || (tc.opt.Design == Auto) != (len(m.Voters()) > 0) {
 				t.Errorf("%d classes, %s: accessors differ", classes, tc.name)
+			}
+			o1, o2 := m.Options(), got.Options()
+			o1.Custom = nil // only its name is saved
+			if !reflect.DeepEqual(o1, o2) {
+				t.Errorf("%d classes, %s: Options %+v after the round trip, %+v before", classes, tc.name, o2, o1)
 			}
 			b1, _ := m.MarshalBinary()
 			b2, _ := got.MarshalBinary()

@@ -160,6 +160,7 @@ func fitRun(ctx context.Context, name string, tf *tableFlags, topt dataset.Table
 		if err != nil {
 			return fmt.Errorf("predict: %s: %w", modelFile, err)
 		}
+		fmt.Fprintf(stderr, "predict: %s: %s\n", modelFile, modelSummary(m))
 	}
 	var tab *dataset.Table
 	var heldOut []string
@@ -280,6 +281,28 @@ func fitTable(ctx context.Context, name, path string, tab *dataset.Table, opt *m
 		}
 	}
 	return m, nil
+}
+
+// modelSummary says what a (loaded) model is: its kernel, design and
+// classifier, its classes and labeled rows, and its voters.
+func modelSummary(m *models.Model) string {
+	name := func(v *models.Model) string {
+		o := v.Options()
+		k := o.Kernel.Kind.String()
+		if o.Kernel.Kind == models.KNN {
+			k += fmt.Sprintf("(k=%d)", o.GraphK)
+		}
+		return fmt.Sprintf("%s/%v/%v", k, o.Design, o.Classifier)
+	}
+	s := fmt.Sprintf("%s, %d classes, fitted on %d labeled rows", name(m), m.Classes(), len(m.Labeled()))
+	if voters := m.Voters(); len(voters) > 0 {
+		var with []string
+		for _, v := range voters {
+			with = append(with, name(v))
+		}
+		s += "; votes with " + strings.Join(with, " and ") + " (the members' mean class probabilities)"
+	}
+	return s
 }
 
 func saveModel(path string, m *models.Model) error {

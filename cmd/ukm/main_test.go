@@ -446,9 +446,12 @@ func TestSavedModel(t *testing.T) {
 		nb.WriteString("," + l[strings.Index(l, ",")+1:] + "\n")
 	}
 	os.WriteFile(newData, []byte(nb.String()), 0o644)
-	got, _, err := runCmd(t, "predict", "-model", model, "-data", newData, "-proba")
+	got, errOut, err := runCmd(t, "predict", "-model", model, "-data", newData, "-proba")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "RBF/SKL/KLR, 3 classes, fitted on 30 labeled rows") {
+		t.Errorf("predict -model does not say what the model is:\n%s", errOut)
 	}
 	if !strings.HasPrefix(got, "row,label,p_") || strings.Count(got, "\n") != 40 {
 		t.Fatalf("predict -model -proba output:\n%s", got)
