@@ -139,7 +139,9 @@ func TestModelOptions(t *testing.T) {
 		opt   Options
 		check func(o Options) bool
 	}{
-		{Options{}, func(o Options) bool { return o.Design == SKL && o.Decay == DefaultDecay && o.EigTol == DefaultEigTol && o.Kernel.Kind == RBF }},
+		{Options{}, func(o Options) bool {
+			return o.Design == SKL && o.Decay == DefaultDecay && o.EigTol == DefaultEigTol && o.Kernel.Kind == RBF
+		}},
 		{Options{Classifier: SVM, Design: Cluster, D: 5}, func(o Options) bool { return o.C == DefaultC && o.D == 5 && o.Decay == 0 }},
 		{Options{Kernel: KernelSpec{Kind: KNN}, Design: LabelSpreading, D: 10}, func(o Options) bool { return o.GraphK == DefaultGraphK && o.D == 10 }},
 		{Options{Lambda: 0.5, Bias: true}, func(o Options) bool { return o.Lambda == 0.5 && o.Bias }},
