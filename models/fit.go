@@ -183,6 +183,23 @@ func prepare(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Opti
 	return prepareShared(ctx, x, labeled, labels, opt, nil)
 }
 
+// scaleData returns a scaled copy of x (a plain copy for NoScaling) and its
+// scaler.
+func scaleData(x *mat.Dense, s Scaling) (scaledData, error) {
+	if s == NoScaling {
+		return scaledData{xs: mat.DenseCopyOf(x)}, nil
+	}
+	method := linalg.ZScore
+	if s == MinMax {
+		method = linalg.MinMax
+	}
+	xs, scaler, err := linalg.FitTransform(x, method)
+	if err != nil {
+		return scaledData{}, fmt.Errorf("models: scaling: %w", err)
+	}
+	return scaledData{xs: xs, scaler: scaler}, nil
+}
+
 // prepareShared is prepare with the shared work of a selection.
 func prepareShared(ctx context.Context, x *mat.Dense, labeled, labels []int, opt *Options, sh *shared) (*prep, error) {
 	return prepareStages(ctx, x, labeled, labels, opt, false, sh)
@@ -214,19 +231,16 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	}
 	pr := &prep{opt: r, n: n, classes: classes, sh: sh}
 	t0 := time.Now()
-	switch r.Scale {
-	case NoScaling:
-		pr.xs = mat.DenseCopyOf(x)
-	default:
-		method := linalg.ZScore
-		if r.Scale == MinMax {
-			method = linalg.MinMax
-		}
-		pr.xs, pr.scaler, err = linalg.FitTransform(x, method)
-		if err != nil {
-			return nil, fmt.Errorf("models: scaling: %w", err)
-		}
+	var sd scaledData
+	if sh != nil {
+		sd, err = sh.scale(x, r.Scale)
+	} else {
+		sd, err = scaleData(x, r.Scale)
 	}
+	if err != nil {
+		return nil, err
+	}
+	pr.xs, pr.scaler = sd.xs, sd.scaler
 	pr.progress("scale")
 	// The graph designs never evaluate the initial kernel.
 	if !r.Design.graph() {

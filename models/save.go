@@ -60,8 +60,9 @@ const headerLen = len(modelMagic) + 4 + 8
 // trip are bit-identical), booleans one byte, and every slice, string and
 // matrix is preceded by its length. The file therefore grows as n·p + n·d
 // floats. A committee (see VoteSoft) writes its chosen member's payload,
-// then the number of voters and each voter's payload, so its file is up to
-// CommitteeSize times a single model's. Not saved: the selection report
+// then the number of voters and each voter's payload, in which a byte says
+// whether the voter shares the chosen member's scaled points (they are then
+// not written again). Not saved: the selection report
 // (Selection), the cross-validation result (CV) and a Custom design (only
 // its name is kept: a loaded model predicts, it does not refit). An
 // unfitted model returns ErrNotFitted.
@@ -210,7 +211,12 @@ func readExact(f *os.File) []byte {
 
 // encode writes the payload. The order is the format: decodeModel reads
 // the same fields in the same order.
-func (m *Model) encode(e *encoder) {
+func (m *Model) encode(e *encoder) { m.encodeMember(e, nil) }
+
+// encodeMember writes one member's payload: the whole model (chosen nil),
+// or a voter of the committee chosen leads, which says whether it shares
+// chosen's scaled data instead of writing it again, and has no voters.
+func (m *Model) encodeMember(e *encoder, chosen *Model) {
 	pr := m.pr
 	o := &pr.opt
 	// Options.
@@ -245,7 +251,15 @@ func (m *Model) encode(e *encoder) {
 		e.f64s(pr.scaler.Shift)
 		e.f64s(pr.scaler.Factor)
 	}
-	e.dense(pr.xs)
+	if chosen != nil {
+		same := pr.xs == chosen.pr.xs
+		e.bool(same)
+		if !same {
+			e.dense(pr.xs)
+		}
+	} else {
+		e.dense(pr.xs)
+	}
 	encodeKernel(e, pr.kern)
 	e.f64(pr.gamma)
 	e.bool(pr.norm)
@@ -319,9 +333,11 @@ func (m *Model) encode(e *encoder) {
 	if pr.comp != nil {
 		e.ints(pr.comp)
 	}
-	e.int(len(m.voters))
-	for _, v := range m.voters {
-		v.encode(e)
+	if chosen == nil {
+		e.int(len(m.voters))
+		for _, v := range m.voters {
+			v.encodeMember(e, m)
+		}
 	}
 }
 
@@ -369,7 +385,7 @@ func decodeKernel(d *decoder) linalg.Kernel {
 // decodeModel reads the payload written by encode and checks that the
 // pieces fit together, so that a loaded model cannot panic in Predict.
 func decodeModel(d *decoder, version uint32) (*Model, error) {
-	m, err := decodeMember(d, version, false)
+	m, err := decodeMember(d, version, nil)
 	if err == nil && len(d.b) != 0 {
 		d.fail("%d bytes left after the model", len(d.b))
 		err = d.err
@@ -380,9 +396,9 @@ func decodeModel(d *decoder, version uint32) (*Model, error) {
 	return m, nil
 }
 
-// decodeMember reads one model's payload: the whole model, or one voter of
-// a committee (voter true), which has no voters of its own.
-func decodeMember(d *decoder, version uint32, voter bool) (*Model, error) {
+// decodeMember reads one member's payload (see encodeMember): the whole
+// model (chosen nil) or a voter of chosen's committee.
+func decodeMember(d *decoder, version uint32, chosen *Model) (*Model, error) {
 	pr := &prep{}
 	o := &pr.opt
 	o.Kernel.Kind = KernelKind(d.int())
@@ -405,7 +421,11 @@ func decodeMember(d *decoder, version uint32, voter bool) (*Model, error) {
 	if d.bool() {
 		pr.scaler = &linalg.Scaler{Method: linalg.ScaleMethod(d.int()), Shift: d.f64s(), Factor: d.f64s()}
 	}
-	pr.xs = d.dense()
+	if chosen != nil && d.bool() {
+		pr.xs = chosen.pr.xs
+	} else {
+		pr.xs = d.dense()
+	}
 	pr.kern = decodeKernel(d)
 	pr.gamma, pr.norm, pr.diag = d.f64(), d.bool(), d.f64s()
 	if d.bool() {
@@ -453,13 +473,10 @@ func decodeMember(d *decoder, version uint32, voter bool) (*Model, error) {
 		pr.comp = d.ints()
 	}
 	voters := 0
-	if version >= 5 {
+	if version >= 5 && chosen == nil {
 		// A voter's payload is far longer than 8 bytes; the bound only
 		// keeps a corrupted count from allocating.
 		voters = d.count(8)
-		if voter && voters != 0 {
-			d.fail("a voter with %d voters of its own", voters)
-		}
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -471,7 +488,7 @@ func decodeMember(d *decoder, version uint32, voter bool) (*Model, error) {
 		m.setFeatures()
 	}
 	for range voters {
-		v, err := decodeMember(d, version, true)
+		v, err := decodeMember(d, version, m)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ukm/linalg"
 )
 
@@ -15,20 +17,46 @@ import (
 // exact path, see linalg.TrimTies). release drops the lists once the
 // selection is done.
 type shared struct {
-	mu    sync.Mutex
-	maxK  int
-	gamma map[Scaling]float64
-	nbrs  map[spaceKey]nbrLists
+	mu     sync.Mutex
+	maxK   int
+	gamma  map[Scaling]float64
+	nbrs   map[spaceKey]nbrLists
+	scaled map[Scaling]scaledData
+}
+
+// scaledData is the data scaled one way, with its scaler (nil for
+// NoScaling). The bases of a selection read it and never write it, so they
+// share one copy: on the large-n path that copy is n x p values.
+type scaledData struct {
+	xs     *mat.Dense
+	scaler *linalg.Scaler
 }
 
 func newShared(maxK int) *shared {
-	return &shared{maxK: maxK, gamma: map[Scaling]float64{}, nbrs: map[spaceKey]nbrLists{}}
+	return &shared{maxK: maxK, gamma: map[Scaling]float64{}, nbrs: map[spaceKey]nbrLists{}, scaled: map[Scaling]scaledData{}}
 }
 
+// release drops the neighbour lists and the shared scaled data (the models
+// fitted keep what they use).
 func (s *shared) release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nbrs = map[spaceKey]nbrLists{}
+	s.scaled = map[Scaling]scaledData{}
+}
+
+// scale returns x scaled by method, computed once per method.
+func (s *shared) scale(x *mat.Dense, method Scaling) (scaledData, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d, ok := s.scaled[method]; ok {
+		return d, nil
+	}
+	d, err := scaleData(x, method)
+	if err == nil {
+		s.scaled[method] = d
+	}
+	return d, err
 }
 
 // medianGamma returns the median-heuristic width of pr's scaled data,

@@ -152,6 +152,8 @@ func (m *Model) checkVoters() error {
 			return fmt.Errorf("voter %d has %d classes and %d points, the model %d and %d", i, v.classes, v.pr.n, m.classes, m.pr.n)
 		case !slices.Equal(v.labeled, m.labeled) || !slices.Equal(v.labels, m.labels):
 			return fmt.Errorf("voter %d was fitted on other labels", i)
+		case v.pr.xs == m.pr.xs && v.pr.opt.Scale != m.pr.opt.Scale:
+			return fmt.Errorf("voter %d shares the points of another scaling", i)
 		}
 	}
 	return nil

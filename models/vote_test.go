@@ -249,9 +249,9 @@ func sum(v []float64) float64 {
 	return s
 }
 
-// TestCommitteeFile: a saved committee reads back with its voters, and a
-// file whose voters do not fit the model (other labels, voters of their
-// own) is refused.
+// TestCommitteeFile: a saved committee reads back with its voters, which
+// share the chosen member's scaled points in the file as in memory, and a
+// file whose voters do not fit the model is refused.
 func TestCommitteeFile(t *testing.T) {
 	x, y := blobsForSave(3)
 	lab := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
@@ -270,6 +270,30 @@ func TestCommitteeFile(t *testing.T) {
 	if err := got.UnmarshalBinary(good); err != nil || len(got.Voters()) != len(m.voters) {
 		t.Fatalf("round trip: %v, %d voters", err, len(got.Voters()))
 	}
+	// Voters that share the chosen member's scaled points in memory share
+	// them in the file and after loading.
+	shared := 0
+	for i, v := range m.voters {
+		if (v.pr.xs == m.pr.xs) != (got.voters[i].pr.xs == got.pr.xs) {
+			t.Errorf("voter %d: shares the points %v before the round trip, %v after", i, v.pr.xs == m.pr.xs, got.voters[i].pr.xs == got.pr.xs)
+		}
+		if v.pr.xs == m.pr.xs {
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Error("no voter shares the chosen member's scaled points")
+	}
+	// The file is the members' files less the shared points.
+	total := 0
+	for _, v := range append([]*Model{m.alone()}, m.voters...) {
+		b, _ := v.MarshalBinary()
+		total += len(b)
+	}
+	n, p := m.pr.xs.Dims()
+	if want := total - shared*8*n*p; len(good) > want {
+		t.Errorf("a committee file of %d bytes, want at most %d (its members' files, %d bytes, less %d shared points)", len(good), want, total, shared*n*p)
+	}
 	for _, tc := range []struct {
 		name  string
 		spoil func(c *Model)
@@ -280,9 +304,11 @@ func TestCommitteeFile(t *testing.T) {
 			v.labels[0] = (v.labels[0] + 1) % 3
 			c.voters = append([]*Model{&v}, c.voters[1:]...)
 		}},
-		{"a voter with voters", func(c *Model) {
+		{"a voter sharing the points of another scaling", func(c *Model) {
 			v := *c.voters[0]
-			v.voters = []*Model{c.voters[len(c.voters)-1]}
+			pr := *v.pr
+			pr.xs, pr.opt.Scale = c.pr.xs, (c.pr.opt.Scale+1)%3
+			v.pr = &pr
 			c.voters = append([]*Model{&v}, c.voters[1:]...)
 		}},
 	} {
