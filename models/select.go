@@ -208,7 +208,9 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 // design, a d or k too large for n) is skipped with the reason recorded in
 // its score; if every candidate fails the error of the first is returned.
 // Cost: one eigen-decomposition per basis, then per fold and candidate one
-// design and one classifier fit on the training part.
+// design and one classifier fit on the training part, then one fit on all
+// labeled points per member of the committee. The bases share one scaled
+// copy of the data per scaling.
 func Select(ctx context.Context, x *mat.Dense, labeled, labels []int, so *SelectOptions) (*Model, error) {
 	if ctx == nil {
 		return nil, inputf(linalg.ErrSettings, "nil context")
