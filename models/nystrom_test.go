@@ -202,3 +202,33 @@ func TestConcurrentPredict(t *testing.T) {
 		}
 	}
 }
+
+// TestNystromAllLandmarks: with every point a landmark, the large-n path's
+// eigenvalues are the exact path's, for each cosine-normalised kernel (the
+// linear one is evaluated on unit rows, the others entry by entry).
+func TestNystromAllLandmarks(t *testing.T) {
+	s := datatest.Load(t, "ionosphere")
+	lab, ys, _ := pickLabeled(s.Y, 20, 3)
+	n, _ := s.X.Dims()
+	for _, kk := range []KernelKind{RBF, Linear, Quadratic} {
+		o := Options{Kernel: KernelSpec{Kind: kk}, Lambda: 0.01, D: 10, Seed: 1}
+		exact, err := Fit(context.Background(), s.X, lab, ys, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Large, o.Landmarks = LargeOn, n
+		large, err := Fit(context.Background(), s.X, lab, ys, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ve, vl := exact.EigenValues(), large.EigenValues()
+		if len(ve) != len(vl) {
+			t.Fatalf("%v: %d eigenvalues exactly, %d from the landmarks", kk, len(ve), len(vl))
+		}
+		for i := range ve {
+			if math.Abs(ve[i]-vl[i]) > 1e-9*ve[0] {
+				t.Errorf("%v: eigenvalue %d is %v exactly, %v from the landmarks", kk, i, ve[i], vl[i])
+			}
+		}
+	}
+}
