@@ -10,12 +10,12 @@ import (
 )
 
 // shared holds the label-independent work that several bases of one
-// Select reuse: by scaling, the median RBF width; by the space the graph
-// is searched in (spaceKey), the nearest-neighbour
+// Select reuse: by scaling, the scaled data and the median RBF width; by
+// the space the graph is searched in (spaceKey), the nearest-neighbour
 // lists of the largest k any kNN candidate needs, whose prefixes are the
 // lists of the smaller k (within the tie bound of the k-th distance on the
-// exact path, see linalg.TrimTies). release drops the lists once the
-// selection is done.
+// exact path, see linalg.TrimTies). release drops the lists and its hold on
+// the scaled data once the selection is done.
 type shared struct {
 	mu     sync.Mutex
 	maxK   int
