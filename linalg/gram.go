@@ -37,6 +37,9 @@ type kernelPlan struct {
 	// check asks for the tiles to be scanned for values that are not
 	// finite: the kernel may overflow (or is the caller's).
 	check bool
+	// cosine divides the Linear or Polynomial products by the square roots
+	// of the rows' own values (the Cosine kernel).
+	cosine bool
 }
 
 func planFor(k Kernel) kernelPlan {
@@ -51,6 +54,23 @@ func planFor(k Kernel) kernelPlan {
 		return kernelPlan{kind: kindRBF, k: k, gamma: kk.Gamma}
 	case *RBF:
 		return kernelPlan{kind: kindRBF, k: k, gamma: kk.Gamma}
+	case Cosine:
+		return cosinePlan(kk.Kernel, k)
+	case *Cosine:
+		return cosinePlan(kk.Kernel, k)
+	}
+	return kernelPlan{kind: kindGeneric, k: k}
+}
+
+// cosinePlan is the plan of k, the Cosine kernel of inner.
+func cosinePlan(inner, k Kernel) kernelPlan {
+	pl := planFor(inner)
+	switch pl.kind {
+	case kindRBF:
+		return pl // k(x, x) = 1: the normalisation is the identity
+	case kindLinear, kindPoly:
+		pl.cosine, pl.k = true, k
+		return pl
 	}
 	return kernelPlan{kind: kindGeneric, k: k}
 }
@@ -70,7 +90,7 @@ func tileSize(p int) int {
 // gramWork is the per-worker scratch space of the Gram builders.
 type gramWork struct {
 	a, b   []float64 // centred row blocks (RBF only)
-	na, nb []float64 // their squared norms
+	na, nb []float64 // their squared norms, or (Cosine) 1/sqrt(k(x, x))
 }
 
 // rowBlock describes rows [lo, hi) of a data matrix.
@@ -136,6 +156,10 @@ func (pl *kernelPlan) fitRange(p int, mx, mz float64) {
 	default:
 		pl.check = true
 	}
+	if pl.cosine {
+		// A point with k(x, x) <= 0 gives Inf or NaN.
+		pl.check = true
+	}
 }
 
 // rangeFault records the first (smallest row, then column) kernel value
@@ -173,6 +197,10 @@ func (f *rangeFault) err(op string, pl *kernelPlan, mx, mz float64) error {
 	if pl.kind == kindGeneric {
 		return newErr(ErrNonFinite, op, "kernel %v returned %v for rows %d and %d", pl.k, f.v, f.i, f.j)
 	}
+	if pl.cosine {
+		return newErr(ErrDegenerate, op, "the %v kernel is %v at rows %d and %d: a point with k(x, x) <= 0 cannot be "+
+			"cosine-normalised (or the products overflow float64: entries up to %.3g and %.3g)", pl.k, f.v, f.i, f.j, mx, mz)
+	}
 	return newErr(ErrDegenerate, op,
 		"the %v kernel overflows float64 at rows %d and %d (entries up to %.3g and %.3g): "+
 			"its matrix is not representable; scale the data down", pl.k, f.i, f.j, mx, mz)
@@ -201,6 +229,15 @@ func (pl *kernelPlan) computeTile(c blas64.General, bx, bz rowBlock, shift []flo
 				}
 			}
 		}
+		if pl.cosine {
+			sa, sb := pl.invSqrtSelf(bx, w.na), pl.invSqrtSelf(bz, w.nb)
+			for a := 0; a < mx; a++ {
+				row := c.Data[a*c.Stride : a*c.Stride+mz]
+				for b := range row {
+					row[b] *= sa[a] * sb[b]
+				}
+			}
+		}
 	case kindRBF:
 		ga := bx.centred(pl.f, shift, w.a, w.na)
 		gb := bz.centred(pl.f, shift, w.b, w.nb)
@@ -226,11 +263,30 @@ func (pl *kernelPlan) computeTile(c blas64.General, bx, bz rowBlock, shift []flo
 
 func (pl *kernelPlan) newWork(tb, p int) func() *gramWork {
 	return func() *gramWork {
-		if pl.kind != kindRBF {
+		switch {
+		case pl.cosine:
+			return &gramWork{na: make([]float64, tb), nb: make([]float64, tb)}
+		case pl.kind != kindRBF:
 			return nil
 		}
 		return &gramWork{a: make([]float64, tb*p), b: make([]float64, tb*p), na: make([]float64, tb), nb: make([]float64, tb)}
 	}
+}
+
+// invSqrtSelf stores 1/sqrt(k(x, x)) for the rows x of the block in buf
+// (Linear or Polynomial k) and returns it: Inf or NaN where k(x, x) <= 0.
+func (pl *kernelPlan) invSqrtSelf(r rowBlock, buf []float64) []float64 {
+	p := r.raw.Cols
+	m := r.hi - r.lo
+	for a := 0; a < m; a++ {
+		row := r.raw.Data[(r.lo+a)*r.raw.Stride : (r.lo+a)*r.raw.Stride+p]
+		s := dot(row, row)
+		if pl.kind == kindPoly {
+			s = ipow(pl.scale*s+pl.offset, pl.degree)
+		}
+		buf[a] = 1 / math.Sqrt(s)
+	}
+	return buf[:m]
 }
 
 // columnMean returns the column means of x times f.
@@ -266,7 +322,9 @@ func Gram(ctx context.Context, k Kernel, x *mat.Dense) (*mat.SymDense, error) {
 //
 // The work is split into square tiles computed in parallel by GOMAXPROCS
 // goroutines; the context is checked before each tile. Linear and
-// polynomial kernels use one matrix product per tile. The RBF kernel uses
+// polynomial kernels use one matrix product per tile, and so does their
+// Cosine normalisation (the products are then divided by the square roots
+// of the rows' own values, and the diagonal set to exactly 1). The RBF kernel uses
 // ||x||^2 + ||z||^2 - 2 x.z on column-centred data (the distance does not
 // change, the cancellation does), clamps negative values to 0, and sets the
 // diagonal to exactly 1. With AVX2 and FMA its exponentials are evaluated
@@ -361,7 +419,7 @@ func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) erro
 			// result is exactly symmetric whatever the product kernel
 			// does with summation order.
 			for a := 0; a < mi; a++ {
-				if pl.kind == kindRBF {
+				if pl.kind == kindRBF || (pl.cosine && isFinite(c.Data[a*c.Stride+a])) {
 					c.Data[a*c.Stride+a] = 1
 				}
 				for b := a + 1; b < mj; b++ {

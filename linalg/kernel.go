@@ -7,8 +7,9 @@ import (
 
 // Kernel is a positive semi-definite kernel function k(x, z) on feature
 // vectors of equal length. Eval panics if the lengths differ (a programmer
-// error). The Gram builders recognise Linear, Polynomial and RBF and compute
-// them with matrix products; any other Kernel is evaluated entry by entry.
+// error). The Gram builders recognise Linear, Polynomial and RBF, and the
+// Cosine normalisation of each, and compute them with matrix products; any
+// other Kernel is evaluated entry by entry.
 type Kernel interface {
 	Eval(x, z []float64) float64
 }
@@ -159,3 +160,32 @@ func (k RBF) Validate() error {
 
 // String describes the kernel.
 func (k RBF) String() string { return fmt.Sprintf("rbf(gamma=%g)", k.Gamma) }
+
+// Cosine is the cosine-normalised kernel of Kernel, k(x, z) /
+// sqrt(k(x, x) k(z, z)), whose diagonal is 1. The Gram builders compute it
+// with one matrix product per tile when Kernel is Linear or Polynomial (the
+// products, then the rows' own values), and as Kernel itself when that is
+// RBF (k(x, x) = 1); another Kernel is evaluated entry by entry. A point
+// with k(x, x) <= 0 makes them fail with ErrDegenerate.
+type Cosine struct {
+	Kernel Kernel
+}
+
+// Eval returns k(x, z) / sqrt(k(x, x) k(z, z)).
+func (c Cosine) Eval(x, z []float64) float64 {
+	return c.Kernel.Eval(x, z) / math.Sqrt(c.Kernel.Eval(x, x)*c.Kernel.Eval(z, z))
+}
+
+// Validate checks that Kernel is set, and Kernel's own parameters.
+func (c Cosine) Validate() error {
+	if IsNil(c.Kernel) {
+		return fmt.Errorf("cosine normalisation of a nil kernel")
+	}
+	if v, ok := c.Kernel.(Validator); ok {
+		return v.Validate()
+	}
+	return nil
+}
+
+// String describes the kernel.
+func (c Cosine) String() string { return fmt.Sprintf("cosine(%v)", c.Kernel) }

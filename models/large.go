@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
-
 	"ukm/eig"
 	"ukm/linalg"
 	"ukm/models/spectral"
@@ -83,9 +80,6 @@ func (r *resolved) memoryEstimate(n, p, l int) float64 {
 		m := float64(min(r.landmarks(), n))
 		est += 8 * math.Min(fn*m, eig.DefaultNystromCache)
 		est += 8 * fn * float64(r.GraphK) * 4
-		if r.Kernel.Kind == Linear && !r.Kernel.Raw && !r.Design.graph() {
-			est += 8 * fn * fp // the rows scaled to unit norm (nystromBasis)
-		}
 	case r.Design.graph() || r.Kernel.Kind == KNN:
 		est += 8 * fn * float64(r.GraphK) * 4
 	default:
@@ -221,21 +215,15 @@ func (pr *prep) progress(stage string) {
 // nystromBasis computes the top d eigenpairs of the initial kernel from
 // m landmarks (the large-n path of the kernel designs).
 func (pr *prep) nystromBasis(ctx context.Context, labeled []int) error {
-	kern, xs := pr.kern, pr.xs
+	kern := pr.kern
 	if pr.norm {
-		if _, ok := pr.kern.(linalg.Linear); ok {
-			// The cosine-normalised linear kernel is the linear kernel of
-			// the rows scaled to unit norm, which the Gram builders
-			// evaluate by matrix products; cosineKernel would take three
-			// dot products per entry.
-			xs = unitRows(pr.xs, pr.diag)
-		} else {
-			kern = cosineKernel{pr.kern}
-		}
+		// The Gram builders compute it by matrix products (the Gram matrix
+		// that linalg.CosineNormalize would normalise is never formed).
+		kern = linalg.Cosine{Kernel: pr.kern}
 	}
 	m := min(pr.opt.landmarks(), pr.n)
 	d := min(pr.opt.d, m)
-	res, err := eig.Nystrom(ctx, kern, xs, m, d, &eig.NystromSettings{Seed: pr.opt.Seed})
+	res, err := eig.Nystrom(ctx, kern, pr.xs, m, d, &eig.NystromSettings{Seed: pr.opt.Seed})
 	if err != nil {
 		return fmt.Errorf("models: Nyström eigenpairs: %w", err)
 	}
@@ -243,33 +231,5 @@ func (pr *prep) nystromBasis(ctx context.Context, labeled []int) error {
 	vals = append([]float64(nil), vals...)
 	canonicalGroups(vals, vecs, labeled, copyRelTol(pr.opt.EigTol))
 	pr.basis = &spectral.Basis{Values: vals, V: vecs}
-	return nil
-}
-
-// unitRows returns a copy of x with row i divided by sqrt(sq[i]), its
-// squared norm.
-func unitRows(x *mat.Dense, sq []float64) *mat.Dense {
-	u := mat.DenseCopyOf(x)
-	for i, s := range sq {
-		floats.Scale(1/math.Sqrt(s), u.RawRowView(i))
-	}
-	return u
-}
-
-// cosineKernel is k(x, z) / sqrt(k(x, x) k(z, z)), the cosine-normalised
-// kernel, for the Nyström path (which never forms the Gram matrix that
-// linalg.CosineNormalize would normalise).
-type cosineKernel struct{ k linalg.Kernel }
-
-// Eval implements linalg.Kernel.
-func (c cosineKernel) Eval(x, z []float64) float64 {
-	return c.k.Eval(x, z) / math.Sqrt(c.k.Eval(x, x)*c.k.Eval(z, z))
-}
-
-// Validate implements linalg.Kernel when the wrapped kernel does.
-func (c cosineKernel) Validate() error {
-	if v, ok := c.k.(interface{ Validate() error }); ok {
-		return v.Validate()
-	}
 	return nil
 }
