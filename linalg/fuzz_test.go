@@ -70,6 +70,39 @@ func FuzzGram(f *testing.F) {
 			_ = CosineNormalize(&mat.SymDense{}, g)
 			_, _ = CenteredAlignment(g, g)
 		}
+		// The Cosine kernels: an error (a point with k(x, x) = 0, or an
+		// overflow), or a symmetric matrix of values in [-1, 1] with a
+		// unit diagonal that agrees with normalising the inner Gram matrix.
+		for _, inner := range []Kernel{Linear{}, Quadratic()} {
+			k := Cosine{inner}
+			g, err := Gram(ctx, k, x)
+			if err != nil {
+				if !errors.Is(err, ErrDegenerate) {
+					t.Fatalf("%v: %v", k, err)
+				}
+				continue
+			}
+			gi, err := Gram(ctx, inner, x)
+			if err != nil {
+				t.Fatalf("%v: the Cosine succeeded, the inner kernel failed: %v", k, err)
+			}
+			var ref mat.SymDense
+			refErr := CosineNormalize(&ref, gi)
+			for i := 0; i < n; i++ {
+				if g.At(i, i) != 1 {
+					t.Fatalf("%v: diagonal %v", k, g.At(i, i))
+				}
+				for j := 0; j < n; j++ {
+					v := g.At(i, j)
+					if v != g.At(j, i) || !(math.Abs(v) <= 1+1e-12) {
+						t.Fatalf("%v: entry (%d,%d) = %v", k, i, j, v)
+					}
+					if refErr == nil && math.Abs(v-ref.At(i, j)) > 1e-10 {
+						t.Fatalf("%v: entry (%d,%d) = %v, normalising the Gram matrix gives %v", k, i, j, v, ref.At(i, j))
+					}
+				}
+			}
+		}
 	})
 }
 
