@@ -5,9 +5,9 @@
 //
 // # Kernels and Gram matrices
 //
-// Linear, Polynomial (Quadratic is degree 2, offset 1) and RBF implement
-// Kernel. Gram and Cross build K(X, X) and K(X, Z) in parallel tiles with
-// BLAS matrix products; the To variants write into a caller-supplied
+// Linear, Polynomial (Quadratic is degree 2, offset 1), RBF and Cosine (the
+// cosine normalisation of another kernel) implement Kernel. Gram and Cross
+// build K(X, X) and K(X, Z) in parallel tiles with BLAS matrix products; the To variants write into a caller-supplied
 // matrix and then allocate only O(workers x tile) scratch. RBF matrices are
 // computed from ||x||^2 + ||z||^2 - 2 x.z on column-centred data with
 // negative rounding clamped to zero (on exactly rescaled data for extreme
