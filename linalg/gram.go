@@ -38,8 +38,10 @@ type kernelPlan struct {
 	// finite: the kernel may overflow (or is the caller's).
 	check bool
 	// cosine divides the Linear or Polynomial products by the square roots
-	// of the rows' own values (the Cosine kernel).
+	// of the rows' own values (the Cosine kernel): ix and iz hold
+	// 1/sqrt(k(x, x)) for the rows of x and of z (invSqrtSelf).
 	cosine bool
+	ix, iz []float64
 }
 
 func planFor(k Kernel) kernelPlan {
@@ -90,7 +92,7 @@ func tileSize(p int) int {
 // gramWork is the per-worker scratch space of the Gram builders.
 type gramWork struct {
 	a, b   []float64 // centred row blocks (RBF only)
-	na, nb []float64 // their squared norms, or (Cosine) 1/sqrt(k(x, x))
+	na, nb []float64 // their squared norms
 }
 
 // rowBlock describes rows [lo, hi) of a data matrix.
@@ -230,7 +232,7 @@ func (pl *kernelPlan) computeTile(c blas64.General, bx, bz rowBlock, shift []flo
 			}
 		}
 		if pl.cosine {
-			sa, sb := pl.invSqrtSelf(bx, w.na), pl.invSqrtSelf(bz, w.nb)
+			sa, sb := pl.ix[bx.lo:bx.hi], pl.iz[bz.lo:bz.hi]
 			for a := 0; a < mx; a++ {
 				row := c.Data[a*c.Stride : a*c.Stride+mz]
 				for b := range row {
@@ -263,30 +265,26 @@ func (pl *kernelPlan) computeTile(c blas64.General, bx, bz rowBlock, shift []flo
 
 func (pl *kernelPlan) newWork(tb, p int) func() *gramWork {
 	return func() *gramWork {
-		switch {
-		case pl.cosine:
-			return &gramWork{na: make([]float64, tb), nb: make([]float64, tb)}
-		case pl.kind != kindRBF:
+		if pl.kind != kindRBF {
 			return nil
 		}
 		return &gramWork{a: make([]float64, tb*p), b: make([]float64, tb*p), na: make([]float64, tb), nb: make([]float64, tb)}
 	}
 }
 
-// invSqrtSelf stores 1/sqrt(k(x, x)) for the rows x of the block in buf
-// (Linear or Polynomial k) and returns it: Inf or NaN where k(x, x) <= 0.
-func (pl *kernelPlan) invSqrtSelf(r rowBlock, buf []float64) []float64 {
-	p := r.raw.Cols
-	m := r.hi - r.lo
-	for a := 0; a < m; a++ {
-		row := r.raw.Data[(r.lo+a)*r.raw.Stride : (r.lo+a)*r.raw.Stride+p]
+// invSqrtSelf returns 1/sqrt(k(x, x)) for the rows x of the data (Linear or
+// Polynomial k): Inf or NaN where k(x, x) <= 0, which the tile scan reports.
+func (pl *kernelPlan) invSqrtSelf(x blas64.General) []float64 {
+	out := make([]float64, x.Rows)
+	for i := range out {
+		row := x.Data[i*x.Stride : i*x.Stride+x.Cols]
 		s := dot(row, row)
 		if pl.kind == kindPoly {
 			s = ipow(pl.scale*s+pl.offset, pl.degree)
 		}
-		buf[a] = 1 / math.Sqrt(s)
+		out[i] = 1 / math.Sqrt(s)
 	}
-	return buf[:m]
+	return out
 }
 
 // columnMean returns the column means of x times f.
@@ -385,6 +383,10 @@ func GramTo(ctx context.Context, dst *mat.SymDense, k Kernel, x *mat.Dense) erro
 	pl := planFor(k)
 	pl.fitRange(p, mx, mx)
 	raw := x.RawMatrix()
+	if pl.cosine {
+		pl.ix = pl.invSqrtSelf(raw)
+		pl.iz = pl.ix
+	}
 	var shift []float64
 	if pl.kind == kindRBF {
 		shift = columnMean(raw, pl.f)
@@ -493,6 +495,9 @@ func CrossTo(ctx context.Context, dst *mat.Dense, k Kernel, x, z *mat.Dense) err
 	pl := planFor(k)
 	pl.fitRange(p, mx, mz)
 	rx, rz := x.RawMatrix(), z.RawMatrix()
+	if pl.cosine {
+		pl.ix, pl.iz = pl.invSqrtSelf(rx), pl.invSqrtSelf(rz)
+	}
 	var shift []float64
 	if pl.kind == kindRBF {
 		shift = columnMean(rx, pl.f)

@@ -124,9 +124,9 @@ func splitSame(s *linalg.CSR, rows []int, closed bool) []copyGroup {
 // spreadGroup sets the rows of the members of g in next to one step of the
 // iteration from f (rows of classes scores; y the labels' rows; c the
 // weights' factors) and reports whether one changed by more than spreadTol
-// of its largest score (see rowChanged). A closed group's member excludes itself from the sum as a
-// prefix plus a suffix sum, so that every term stays non-negative and the
-// sums keep their relative accuracy. work holds (2 len(set) + 2) classes
+// of its largest score (see rowChanged). A closed group's member excludes
+// itself from the sum as a prefix plus a suffix sum, so that every term
+// stays non-negative and the sums keep their relative accuracy. work holds (2 len(set) + 2) classes
 // values.
 func spreadGroup(g copyGroup, c []float64, alpha float64, y, f, next, work []float64, classes int) bool {
 	q := len(g.set)

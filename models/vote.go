@@ -141,13 +141,11 @@ func (m *Model) vote(dst *mat.Dense, pred []int, proba func(*Model, *mat.Dense) 
 	return dst, argmaxRows(pred, dst), nil
 }
 
-// checkVoters checks a loaded committee: its members are single models of
-// the same data and classes.
+// checkVoters checks a loaded committee: its voters are models of the same
+// data, classes and labels, and share only points of their own scaling.
 func (m *Model) checkVoters() error {
 	for i, v := range m.voters {
 		switch {
-		case len(v.voters) != 0:
-			return fmt.Errorf("voter %d has voters of its own", i)
 		case v.classes != m.classes, v.pr.n != m.pr.n:
 			return fmt.Errorf("voter %d has %d classes and %d points, the model %d and %d", i, v.classes, v.pr.n, m.classes, m.pr.n)
 		case !slices.Equal(v.labeled, m.labeled) || !slices.Equal(v.labels, m.labels):

@@ -178,10 +178,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					if tr.Warning != nil {
 						r.Warnings++
 					}
-					if tr.Unreached > 0 {
-						r.Unreached += tr.Unreached
-						r.UnreachedCorrect += tr.UnreachedCorrect
-					}
+					r.Unreached += tr.Unreached
+					r.UnreachedCorrect += tr.UnreachedCorrect
 					if m.Peer {
 						r.Unlabeled += len(d.Y) - len(labeled)
 					}
