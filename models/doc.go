@@ -82,8 +82,9 @@
 // one paired standard error or label spreading is kept (SelectRule: with
 // 10 or 20 labels the best of many noisy scores is often a lucky one).
 // With the default candidates the model is then a committee (VoteSoft): the
-// chosen candidate and the two best scored others that it does not beat by
-// one paired standard error, predicting by their mean class probabilities.
+// chosen candidate and up to eight best scored others that it does not beat
+// by one paired standard error, predicting by their mean class
+// probabilities.
 // Model.Selection reports every candidate's score, the rule used and the
 // committee. A BasisCache keeps the bases between selections on the same
 // data.

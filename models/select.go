@@ -199,8 +199,8 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 // (Selection.Prior says when that overruled a higher score).
 //
 // Committee: with the default candidates (VoteAuto) the model returned is
-// a committee of the chosen candidate and the two best scored others with
-// class probabilities that it does not beat by more than one paired
+// a committee of the chosen candidate and up to CommitteeSize-1 best scored
+// others with class probabilities that it does not beat by more than one paired
 // standard error (see VoteSoft); its members share the bases computed for
 // the scores, and Model.Voters and Selection.Voters list the others.
 //

@@ -270,13 +270,12 @@ func fitTable(ctx context.Context, name, path string, tab *dataset.Table, opt *m
 			fmt.Fprintf(stderr, "%s: chose %s by %s cross-validation (accuracy %.3f ± %.3f over %d candidates%s, %v)\n",
 				name, b.Name, sel.Rule, b.Accuracy, b.StdErr, len(sel.Scores), kept, sel.Elapsed.Round(time.Millisecond))
 			if len(sel.Voters) > 0 {
-				var with []string
+				fmt.Fprintf(stderr, "%s: votes with %d candidates the cross-validation cannot tell from it; the predictions are the %d members' mean class probabilities (-vote none: the chosen candidate alone):\n",
+					name, len(sel.Voters), len(sel.Voters)+1)
 				for _, i := range sel.Voters {
 					v := sel.Scores[i]
-					with = append(with, fmt.Sprintf("%s (accuracy %.3f ± %.3f)", v.Name, v.Accuracy, v.StdErr))
+					fmt.Fprintf(stderr, "%s:   %s (accuracy %.3f ± %.3f)\n", name, v.Name, v.Accuracy, v.StdErr)
 				}
-				fmt.Fprintf(stderr, "%s: votes with %s, which the cross-validation cannot tell from it: the predictions are the %d members' mean class probabilities (-vote none: the chosen candidate alone)\n",
-					name, strings.Join(with, " and "), len(sel.Voters)+1)
 			}
 		}
 	}
@@ -300,7 +299,7 @@ func modelSummary(m *models.Model) string {
 		for _, v := range voters {
 			with = append(with, name(v))
 		}
-		s += "; votes with " + strings.Join(with, " and ") + " (the members' mean class probabilities)"
+		s += fmt.Sprintf("; votes with %d others (the members' mean class probabilities): %s", len(voters), strings.Join(with, ", "))
 	}
 	return s
 }

@@ -91,7 +91,7 @@ func (m *modelFlags) register(fs *flag.FlagSet, design string) {
 	fs.Float64Var(&m.gamma, "gamma", 0, "RBF width (0: 1/median squared distance)")
 	fs.Float64Var(&m.polyScale, "poly-scale", 0, "inner scale s of the quadratic kernel (s x.z + 1)^2 (0: 1/features)")
 	fs.IntVar(&m.folds, "folds", 0, "cross-validation folds for lambda and for -design auto (0: the rule)")
-	fs.StringVar(&m.vote, "vote", "", "with -design auto: soft (the chosen candidate and the two best that the cross-validation cannot tell from it vote by their mean probabilities; the default) or none (the chosen candidate alone)")
+	fs.StringVar(&m.vote, "vote", "", "with -design auto: soft (the chosen candidate and up to eight best that the cross-validation cannot tell from it vote by their mean probabilities; the default) or none (the chosen candidate alone)")
 	fs.Float64Var(&m.eigTol, "eig-tol", 0, "relative residual tolerance of the eigensolver (0: 1e-10)")
 	fs.Float64Var(&m.maxMemoryGB, "max-memory", 0, "memory budget in GB of one fit's large allocations; a larger request is refused before it is made (0: 8)")
 	fs.Float64Var(&m.energy, "energy", 0, "choose d by this fraction of cumulative eigen energy (0: off)")
