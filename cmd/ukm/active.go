@@ -27,6 +27,7 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	strategy := fs.String("strategy", "uklr", "uklr (re-learn the kernel every round, query by entropy), klr-active (fixed initial kernel, entropy) or klr-rand (fixed initial kernel, random queries)")
 	sel := fs.String("select", "", "how each round's batch is chosen, replacing the strategy's: entropy, margin, random, fisher (batch-mode active learning by Fisher information, Hoi's thesis ch. 4) or kcenter (farthest-first among the 5 batch most uncertain); empty: the strategy's")
 	shortlist := fs.Int("shortlist", 0, "with -select fisher: choose the batch among the N batch most uncertain rows (0: the whole pool, as the thesis)")
+	shortlistPool := fs.Bool("shortlist-pool", false, "with -shortlist: the Fisher matrix of the shortlisted rows alone, as if they were the pool (default: of the whole pool)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	format := fs.String("format", "csv", "output format: csv or json")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
@@ -48,6 +49,8 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("active: -shortlist must be >= 0")
 	case *shortlist > 0 && *sel != "fisher":
 		return fmt.Errorf("active: -shortlist applies to -select fisher only")
+	case *shortlistPool && *shortlist == 0:
+		return fmt.Errorf("active: -shortlist-pool needs -shortlist N")
 	}
 	opt, err := mf.options()
 	if err != nil {
@@ -77,7 +80,7 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		case "random":
 			lo.Selector = active.Random{Seed: *seed}
 		case "fisher":
-			lo.Selector = active.Fisher{Shortlist: *shortlist}
+			lo.Selector = active.Fisher{Shortlist: *shortlist, ShortlistPool: *shortlistPool}
 		case "kcenter":
 			lo.Selector = active.KCenter{}
 		default:

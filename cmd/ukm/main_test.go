@@ -490,6 +490,7 @@ func TestActiveCommand(t *testing.T) {
 		{"-select", "random"},
 		{"-select", "fisher"},
 		{"-select", "fisher", "-shortlist", "3"},
+		{"-select", "fisher", "-shortlist", "3", "-shortlist-pool"},
 		{"-select", "kcenter", "-strategy", "klr-active"},
 	} {
 		t.Run(strings.Join(extra, " "), func(t *testing.T) {
@@ -512,6 +513,7 @@ func TestActiveCommand(t *testing.T) {
 		{"-select", "bogus"},
 		{"-shortlist", "2"},
 		{"-select", "fisher", "-shortlist", "-1"},
+		{"-select", "fisher", "-shortlist-pool"},
 		{"-select", "fisher", "-strategy", "klr-rand"},
 	} {
 		if _, _, err := runCmd(t, append(slices.Clone(base), bad...)...); err == nil {

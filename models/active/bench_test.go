@@ -85,14 +85,19 @@ func BenchmarkFisher(b *testing.B) {
 }
 
 // BenchmarkSelectors times the other selectors, and Fisher with the
-// shortlist of KCenter, on the same pools, for comparison.
+// shortlist of KCenter (I_p of the whole pool, or of the shortlist), on the
+// same pools, for comparison.
 func BenchmarkSelectors(b *testing.B) {
 	for _, n := range []int{1500, 70000} {
 		x, probs := benchPool(n, 20, 2, 1)
 		for _, s := range []struct {
 			name string
 			sel  FeatureSelector
-		}{{"kcenter", KCenter{}}, {"fisher-shortlist=5", Fisher{Shortlist: DefaultKCenterFactor}}} {
+		}{
+			{"kcenter", KCenter{}},
+			{"fisher-shortlist=5", Fisher{Shortlist: DefaultKCenterFactor}},
+			{"fisher-shortlist=5-pool", Fisher{Shortlist: DefaultKCenterFactor, ShortlistPool: true}},
+		} {
 			b.Run(fmt.Sprintf("selector=%s/n=%d/d=20/k=10", s.name, n), func(b *testing.B) {
 				dst := make([]int, 0, 10)
 				for b.Loop() {

@@ -122,7 +122,10 @@ type FeatureSelector interface {
 // batch: the Fisher criterion then decides which of the uncertain points
 // together inform the model most, instead of trading uncertainty away for
 // leverage. The directions in which no shortlisted candidate carries
-// information are dropped from L (no such batch could inform them).
+// information are dropped from L (no such batch could inform them). With
+// ShortlistPool the shortlist is the pool as well: I_p is then the
+// uncertain candidates' own, so its principal directions are those of the
+// region the batch is drawn from rather than of the whole pool.
 //
 // # Multi-class
 //
@@ -178,6 +181,13 @@ type Fisher struct {
 	// measures what the batch tells about every candidate. Zero means the
 	// whole pool, as in the thesis. Solve, which has no k, ignores it.
 	Shortlist int
+	// ShortlistPool, with Shortlist, makes the shortlist the pool too:
+	// I_p, its eigenpairs and L are the shortlisted candidates' own, so
+	// the thesis's criterion runs on the most uncertain candidates as if
+	// they were the whole pool (uncertainty first, then the Fisher
+	// criterion among them). Without it I_p is the whole pool's. It has no
+	// effect without Shortlist.
+	ShortlistPool bool
 	// Features, if not nil, holds the candidates' feature vectors for
 	// Select. SelectFeatures takes them as an argument instead.
 	Features mat.Matrix
@@ -296,12 +306,22 @@ func (f Fisher) problem(op string, probs, features mat.Matrix, k int, short bool
 	if err != nil {
 		return nil, err
 	}
+	var pool []int
+	if short && r.ShortlistPool {
+		// probs was checked above.
+		if pool = ranked(nil, probs, shortlistSize(k, r.Shortlist), entropy); len(pool) < m {
+			probs, x = rowsOf(probs, pool), rowsOf(x, pool)
+		} else {
+			pool = nil
+		}
+	}
 	pb, err := newFisherProblem(probs, x, r.Rank)
 	if err != nil {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "%v", err)
 	}
 	pb.tol, pb.maxIter, pb.progress = r.Tol, r.MaxIter, r.Progress
-	if short {
+	pb.orig = pool
+	if short && !r.ShortlistPool {
 		// probs was checked above.
 		idx := ranked(nil, probs, shortlistSize(k, r.Shortlist), entropy)
 		if err := pb.restrict(idx); err != nil {
@@ -309,6 +329,18 @@ func (f Fisher) problem(op string, probs, features mat.Matrix, k int, short bool
 		}
 	}
 	return pb, nil
+}
+
+// rowsOf returns the rows idx of a as a new matrix.
+func rowsOf(a mat.Matrix, idx []int) *mat.Dense {
+	_, c := a.Dims()
+	out := mat.NewDense(len(idx), c, nil)
+	for r, i := range idx {
+		for j := range c {
+			out.Set(r, j, a.At(i, j))
+		}
+	}
+	return out
 }
 
 // checkFeatures validates the feature matrix of m candidates and returns it

@@ -451,3 +451,65 @@ func TestFisherShortlist(t *testing.T) {
 		})
 	}
 }
+
+// TestFisherShortlistPool: with ShortlistPool the batch is the thesis's
+// batch of the shortlisted candidates alone, taken as the pool (I_p their
+// own), mapped back to the caller's positions; a shortlist that holds the
+// whole pool changes nothing.
+func TestFisherShortlistPool(t *testing.T) {
+	differ := 0 // cases where I_p of the shortlist changes the batch
+	for _, tc := range []struct {
+		name       string
+		n, d, c, k int
+		factor     int
+		seed       uint64
+	}{
+		{"binary/n=60/k=3/factor=4", 60, 4, 2, 3, 4, 21},
+		{"three classes/n=80/k=4/factor=3", 80, 3, 3, 4, 3, 22},
+		{"binary/n=500/k=10/factor=5", 500, 8, 2, 10, 5, 23},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x, probs := benchPool(tc.n, tc.d, tc.c, tc.seed)
+			short := ranked(nil, probs, tc.factor*tc.k, entropy)
+			f := Fisher{Shortlist: tc.factor, ShortlistPool: true, Tol: 1e-9, MaxIter: 1 << 20}
+			batch, err := f.SelectFeatures(nil, probs, x, tc.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The reference: the whole-pool method on the shortlisted rows.
+			sub, err := Fisher{Tol: 1e-9, MaxIter: 1 << 20}.SelectFeatures(nil, rowsOf(probs, short), rowsOf(x, short), tc.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]int, len(sub))
+			for a, i := range sub {
+				want[a] = short[i]
+			}
+			if !slices.Equal(batch, want) {
+				t.Errorf("batch %v, the whole-pool method on the shortlist %v", batch, want)
+			}
+			plain, err := Fisher{Shortlist: tc.factor, Tol: 1e-9, MaxIter: 1 << 20}.SelectFeatures(nil, probs, x, tc.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(plain, batch) {
+				differ++
+			}
+			f.Shortlist = tc.n
+			all, err := f.SelectFeatures(nil, probs, x, tc.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := Fisher{Tol: 1e-9, MaxIter: 1 << 20}.SelectFeatures(nil, probs, x, tc.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(all, whole) {
+				t.Errorf("shortlist of the whole pool %v, no shortlist %v", all, whole)
+			}
+		})
+	}
+	if differ == 0 {
+		t.Errorf("ShortlistPool gave the plain shortlist's batch in every case: the cases do not tell them apart")
+	}
+}
