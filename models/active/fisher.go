@@ -147,7 +147,10 @@ type FeatureSelector interface {
 // brings the cost to O(p s n + t s w) for p passes over the pool and a
 // working set of w candidates (w is a small multiple of s, p usually 2).
 // A shortlist adds O(n c) for the entropies and runs the updates on its
-// Shortlist·k candidates alone. Memory is O(n (d + s)).
+// Shortlist·k candidates alone; with ShortlistPool the Fisher matrices and
+// projections are those of the m = Shortlist·k candidates too, O(c m d²),
+// so the round costs O(n c) beyond a problem of size m. Memory is
+// O(n (d + s)).
 //
 // # Errors
 //
