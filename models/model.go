@@ -491,7 +491,8 @@ func (m *Model) Classes() int {
 // Options returns the options the model was fitted with, the defaults of
 // the knobs it uses filled in (GraphK, Decay, C, Alpha, EigTol, ...). D and
 // Lambda are as given: zero D is the default count (EigenValues lists the
-// pairs used), zero Lambda was chosen by cross-validation (see Lambda). A loaded model's Custom design is nil: only its name is saved. A
+// pairs used), zero Lambda was chosen by cross-validation (see Lambda). A
+// loaded model's Custom design is nil: only its name is saved. A
 // committee's options are its chosen member's; Voters gives the others'.
 func (m *Model) Options() Options {
 	if m == nil || m.pr == nil {

@@ -199,10 +199,11 @@ func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
 // (Selection.Prior says when that overruled a higher score).
 //
 // Committee: with the default candidates (VoteAuto) the model returned is
-// a committee of the chosen candidate and up to CommitteeSize-1 best scored
-// others with class probabilities that it does not beat by more than one paired
-// standard error (see VoteSoft); its members share the bases computed for
-// the scores, and Model.Voters and Selection.Voters list the others.
+// a committee of the chosen candidate and up to CommitteeSize-1 best
+// scored others with class probabilities that it does not beat by more
+// than one paired standard error (see VoteSoft); its members share the
+// bases computed for the scores, and Model.Voters and Selection.Voters
+// list the others.
 //
 // A candidate that fails (a basis that cannot be built, an infeasible
 // design, a d or k too large for n) is skipped with the reason recorded in

@@ -309,24 +309,24 @@ func (f Fisher) problem(op string, probs, features mat.Matrix, k int, short bool
 	if err != nil {
 		return nil, err
 	}
-	var pool []int
-	if short && r.ShortlistPool {
+	var idx []int
+	if short {
 		// probs was checked above.
-		if pool = ranked(nil, probs, shortlistSize(k, r.Shortlist), entropy); len(pool) < m {
-			probs, x = rowsOf(probs, pool), rowsOf(x, pool)
-		} else {
-			pool = nil
-		}
+		idx = ranked(nil, probs, shortlistSize(k, r.Shortlist), entropy)
+	}
+	pool := short && r.ShortlistPool && len(idx) < m
+	if pool {
+		probs, x = rowsOf(probs, idx), rowsOf(x, idx)
 	}
 	pb, err := newFisherProblem(probs, x, r.Rank)
 	if err != nil {
 		return nil, linalg.Errorf(linalg.ErrDegenerate, op, "%v", err)
 	}
 	pb.tol, pb.maxIter, pb.progress = r.Tol, r.MaxIter, r.Progress
-	pb.orig = pool
-	if short && !r.ShortlistPool {
-		// probs was checked above.
-		idx := ranked(nil, probs, shortlistSize(k, r.Shortlist), entropy)
+	switch {
+	case pool:
+		pb.orig = idx
+	case short && !r.ShortlistPool:
 		if err := pb.restrict(idx); err != nil {
 			return nil, linalg.Errorf(linalg.ErrDegenerate, op, "%v", err)
 		}
@@ -338,7 +338,12 @@ func (f Fisher) problem(op string, probs, features mat.Matrix, k int, short bool
 func rowsOf(a mat.Matrix, idx []int) *mat.Dense {
 	_, c := a.Dims()
 	out := mat.NewDense(len(idx), c, nil)
+	d, dense := a.(*mat.Dense)
 	for r, i := range idx {
+		if dense {
+			out.SetRow(r, d.RawRowView(i))
+			continue
+		}
 		for j := range c {
 			out.Set(r, j, a.At(i, j))
 		}

@@ -168,20 +168,13 @@ func (pb *fisherProblem) restrict(idx []int) error {
 	if len(keep) == 0 {
 		return errShortlistEmpty
 	}
-	_, d := pb.x.Dims()
-	_, c := pb.probs.Dims()
 	g := make([]float64, m*len(keep))
-	x := mat.NewDense(m, d, nil)
-	probs := mat.NewDense(m, c, nil)
 	for a, i := range idx {
 		for t, k := range keep {
 			g[a*len(keep)+t] = pb.g[i*s+k]
 		}
-		x.SetRow(a, pb.x.RawRowView(i))
-		for j := range c {
-			probs.Set(a, j, pb.probs.At(i, j))
-		}
 	}
+	x, probs := rowsOf(pb.x, idx), rowsOf(pb.probs, idx)
 	lam := make([]float64, len(keep))
 	for t, k := range keep {
 		lam[t] = pb.lam[k]
