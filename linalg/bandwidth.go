@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -118,23 +119,51 @@ func gammaHeuristic(ctx context.Context, op string, x *mat.Dense, opt *Bandwidth
 			return 0, ctxErr(op, err)
 		}
 	} else {
-		rng := rand.New(rand.NewPCG(o.Seed, 0x6a6d))
 		d = make([]float64, maxPairs)
-		for s := range d {
-			if s%(1<<16) == 0 {
-				if err := ctx.Err(); err != nil {
-					return 0, ctxErr(op, err)
-				}
-			}
-			i := rng.IntN(n)
-			j := rng.IntN(n - 1)
-			if j >= i {
-				j++
-			}
-			d[s] = sqDist(row(i), row(j))
+		if err := sampledDists(ctx, d, raw, o.Seed, hasPairsAVX2); err != nil {
+			return 0, ctxErr(op, err)
 		}
 	}
 	return medianGamma(op, d, 2*e)
+}
+
+// sampledDists sets d[s] to the squared distance of the s-th pair (i, j),
+// i != j, drawn uniformly with replacement from the rows of raw by the PCG
+// sampler of seed. The pairs are drawn in order, so the values depend on
+// the seed alone; they are bitwise sqDist's. When the pairs are not much
+// fewer than all of them, every distance is computed by the tiled pass of
+// SquaredDistances (AVX2 with useAsm) and the drawn ones read from it:
+// that pass reuses each row from cache and is several times faster than
+// one row pair at a time on high-dimensional data. Otherwise the drawn
+// pairs are computed across goroutines.
+func sampledDists(ctx context.Context, d []float64, raw blas64.General, seed uint64, useAsm bool) error {
+	n, p := raw.Rows, raw.Cols
+	rng := rand.New(rand.NewPCG(seed, 0x6a6d))
+	pairs := make([]int, 2*len(d))
+	for s := range d {
+		i := rng.IntN(n)
+		j := rng.IntN(n - 1)
+		if j >= i {
+			j++
+		}
+		pairs[2*s], pairs[2*s+1] = i, j
+	}
+	if total := n * (n - 1) / 2; total <= 2*len(d) {
+		all := make([]float64, n*n)
+		if err := squaredDistancesInto(ctx, all, n, raw, useAsm); err != nil {
+			return err
+		}
+		for s := range d {
+			d[s] = all[pairs[2*s]*n+pairs[2*s+1]]
+		}
+		return nil
+	}
+	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+p] }
+	return parallelFor(ctx, len(d), 1<<12, noState, func(_ struct{}, lo, hi int) {
+		for s := lo; s < hi; s++ {
+			d[s] = sqDist(row(pairs[2*s]), row(pairs[2*s+1]))
+		}
+	})
 }
 
 // medianGamma returns 1/(median 2^e2) for the values d (all finite or

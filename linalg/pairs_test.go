@@ -456,3 +456,25 @@ func BenchmarkRBFFromPairs(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMedianGamma times the median heuristic where it samples pairs
+// (more than DefaultMaxPairs of them): n = 1,500 at the widths of ssl_usps
+// (p = 241) and ssl_text (p = 11,960), where the sample is read from the
+// tiled pass over all pairs, and the 9,298 x 256 usps data, where the
+// drawn pairs are measured one by one.
+func BenchmarkMedianGamma(b *testing.B) {
+	for _, s := range []struct{ n, p int }{{1500, 241}, {1500, 11960}, {9298, 256}} {
+		b.Run(fmt.Sprintf("n=%d/p=%d", s.n, s.p), func(b *testing.B) {
+			x := randNormal(3, s.n, s.p)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				g, err := MedianGamma(ctx, x, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sinkFloat = g
+			}
+		})
+	}
+}

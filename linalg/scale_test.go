@@ -183,6 +183,46 @@ func TestMedianGammaExact(t *testing.T) {
 	}
 }
 
+// TestSampledDists checks the sampled pair distances, bitwise, against
+// pairs drawn and measured one at a time with sqDist, through the tiled
+// pass (AVX2 or portable) when the sample is not much smaller than all the
+// pairs and through the parallel one otherwise, on a view whose stride
+// exceeds its width; and the sampled median against the same reference.
+func TestSampledDists(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct{ n, p, m int }{{2, 1, 5}, {9, 3, 20}, {40, 7, 500}, {40, 7, 100}, {300, 33, 5000}, {71, 130, 4000}} {
+		full := randNormal(uint64(tc.n+tc.p), tc.n, tc.p+2)
+		x := full.Slice(0, tc.n, 1, tc.p+1).(*mat.Dense)
+		want := make([]float64, tc.m)
+		rng := rand.New(rand.NewPCG(11, 0x6a6d))
+		for s := range want {
+			i := rng.IntN(tc.n)
+			j := rng.IntN(tc.n - 1)
+			if j >= i {
+				j++
+			}
+			want[s] = sqDist(x.RawRowView(i)[:tc.p], x.RawRowView(j)[:tc.p])
+		}
+		for _, asm := range []bool{false, hasPairsAVX2} {
+			got := make([]float64, tc.m)
+			if err := sampledDists(ctx, got, x.RawMatrix(), 11, asm); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("n=%d p=%d m=%d asm=%v: the distances differ from sqDist's", tc.n, tc.p, tc.m, asm)
+			}
+		}
+		if tc.m < tc.n*(tc.n-1)/2 {
+			sorted := slices.Sorted(slices.Values(want))
+			med := 0.5 * (sorted[tc.m/2-1+tc.m%2] + sorted[tc.m/2])
+			g, err := MedianGamma(ctx, x, &BandwidthOptions{MaxPairs: tc.m, Seed: 11})
+			if err != nil || g != 1/med {
+				t.Errorf("n=%d p=%d m=%d: gamma %v, want %v (%v)", tc.n, tc.p, tc.m, g, 1/med, err)
+			}
+		}
+	}
+}
+
 // TestSelectFloat checks the selection contract (a[k] is the k-th smallest,
 // nothing larger before it, nothing smaller after it) against a sort, on
 // sizes above and below the sampled three-way split, for k near the ends

@@ -209,7 +209,10 @@ func ExampleSelect() {
 	sel := m.Selection()
 	best := sel.Best()
 	fmt.Printf("%s cross-validation chose %s (%.2f)\n", sel.Rule, best.Name, best.Accuracy)
-	fmt.Printf("votes with %d others, the first %s (%.2f)\n", len(sel.Voters), sel.Scores[sel.Voters[0]].Name, sel.Scores[sel.Voters[0]].Accuracy)
+	if len(sel.Voters) > 0 {
+		first := sel.Scores[sel.Voters[0]]
+		fmt.Printf("votes with %d others, the first %s (%.2f)\n", len(sel.Voters), first.Name, first.Accuracy)
+	}
 	acc, err := m.ScoreRows(unlabeled, truth)
 	if err != nil {
 		log.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,6 +189,24 @@ func TestReproduceSmoke(t *testing.T) {
 			r.Seconds.Total == nil || *r.Seconds.Total <= 0 {
 			t.Errorf("bad row %+v", r)
 		}
+	}
+	// -methods keeps the named columns, in the table's order; -parallel
+	// runs data sets at once and gives the same accuracies.
+	var tables [2]string
+	for i, par := range []string{"1", "2"} {
+		out, _, err = runCmd(t, "reproduce", "-table", "kdd06-table2", "-data", dir, "-trials", "2",
+			"-datasets", "wine,heart", "-sizes", "10", "-methods", "SKL(RBF),RBF", "-parallel", par, "-quiet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, "| l | RBF | SKL(RBF) |") || strings.Contains(out, "Linear") {
+			t.Errorf("-methods SKL(RBF),RBF:\n%s", out)
+		}
+		tables[i], _, _ = strings.Cut(out, "Elapsed")
+		tables[i] = regexp.MustCompile(`(?m)^Mean seconds per trial.*$`).ReplaceAllString(tables[i], "")
+	}
+	if tables[0] != tables[1] {
+		t.Errorf("-parallel 2 changed the table:\n%s\nagainst\n%s", tables[1], tables[0])
 	}
 	// The max-margin table has every column, MM included.
 	out, _, err = runCmd(t, "reproduce", "-table", "mm-table4", "-data", dir, "-trials", "2",
@@ -399,6 +418,8 @@ func TestCommandLineCannotBeMisread(t *testing.T) {
 	}{
 		{"stray word", []string{"fit", "-data", wine, "-kernel", "linear", "oops", "-C", "-5"}, `unexpected argument "oops"`},
 		{"trials 0", []string{"reproduce", "-table", "kdd06-table2", "-data", dir, "-trials", "0"}, "-trials = 0"},
+		{"parallel 0", []string{"reproduce", "-table", "kdd06-table2", "-data", dir, "-parallel", "0"}, "-parallel = 0"},
+		{"unknown method", []string{"reproduce", "-table", "kdd06-table2", "-data", dir, "-methods", "RBF,nope"}, `method "nope" is not in this table`},
 		{"reproduce design", []string{"reproduce", "-table", "kdd06-table2", "-data", dir, "-design", "mm"}, "-design is set by each method"},
 		{"bad json path", []string{"reproduce", "-table", "kdd06-table2", "-data", dir, "-json", missing}, "-json"},
 		{"bad -o path", []string{"fit", "-data", wine, "-labels", "20", "-o", missing}, "-o"},

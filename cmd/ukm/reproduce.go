@@ -23,7 +23,9 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
 	only := fs.String("datasets", "", "comma-separated subset of the table's data sets")
 	sizes := fs.String("sizes", "", "comma-separated subset of labeled sizes")
+	methods := fs.String("methods", "", "comma-separated subset of the table's columns, by their names in its header")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	parallel := fs.Int("parallel", 1, "data sets run at once (the tables are the same; the times in them are not, as the data sets share the cores)")
 	var mf modelFlags
 	draws := fs.String("draws", "", "write every labeled set drawn as a JSON line to this file (for bench/peers)")
 	peers := fs.String("peers", "", "JSON lines of the peer tools' accuracies on this table's draws (bench/peers/baselines.sh)")
@@ -37,6 +39,9 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *trials < 1 {
 		return fmt.Errorf("reproduce: -trials = %d, want at least 1", *trials)
+	}
+	if *parallel < 1 {
+		return fmt.Errorf("reproduce: -parallel = %d, want at least 1", *parallel)
 	}
 	set := setFlags(fs)
 	for _, f := range []string{"design", "kernel", "classifier", "weighting", "vote"} {
@@ -57,9 +62,12 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("reproduce: no -data directory given and none found: %w", err)
 		}
 	}
-	cfg := repro.Config{Table: *table, DataDir: dir, Trials: *trials, Seed: *seed, Base: base}
+	cfg := repro.Config{Table: *table, DataDir: dir, Trials: *trials, Seed: *seed, Base: base, Parallel: *parallel}
 	if *only != "" {
 		cfg.Datasets = strings.Split(*only, ",")
+	}
+	if *methods != "" {
+		cfg.Methods = strings.Split(*methods, ",")
 	}
 	if *sizes != "" {
 		for _, s := range strings.Split(*sizes, ",") {

@@ -157,6 +157,19 @@ func group(res *result) (sets, kernels []string, curves map[string][]*curve, err
 	return sets, kernels, curves, nil
 }
 
+// palette holds colours told apart at a glance and by readers with a
+// colour-vision deficiency (Okabe and Ito's set), one per selector.
+var palette = []color.Color{
+	color.NRGBA{R: 213, G: 94, B: 0, A: 255},    // vermillion
+	color.NRGBA{R: 0, G: 114, B: 178, A: 255},   // blue
+	color.NRGBA{R: 0, G: 158, B: 115, A: 255},   // bluish green
+	color.NRGBA{R: 204, G: 121, B: 167, A: 255}, // reddish purple
+	color.NRGBA{R: 230, G: 159, B: 0, A: 255},   // orange
+	color.NRGBA{R: 86, G: 180, B: 233, A: 255},  // sky blue
+	color.NRGBA{A: 255},                         // black
+	color.NRGBA{R: 160, G: 140, B: 0, A: 255},   // dark yellow
+}
+
 // errPoints is a curve as plotter input: points with symmetric errors.
 type errPoints struct {
 	plotter.XYs
@@ -184,12 +197,11 @@ func panel(title string, curves []*curve, legend bool) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		// The palette's sixth colour is close to its first (BMAL's): skip it.
-		col := plotutil.Color(i + i/5)
+		col := palette[i%len(palette)]
 		line.Color, points.Color = col, col
 		points.Shape = plotutil.Shape(i)
 		if strings.HasPrefix(c.selector, "BMAL") {
-			// The thesis's method (and its shortlisted variant) stand out.
+			// The thesis's method and its shortlisted variants stand out.
 			line.Width = vg.Points(2)
 		}
 		bars, err := plotter.NewYErrorBars(pts)

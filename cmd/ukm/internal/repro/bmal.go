@@ -32,14 +32,18 @@ const (
 var bmalSets = []string{"heart", "ionosphere", "sonar", "wine", "ssl_text", "usps", "ssl_digit1"}
 
 // bmalSelectors are the columns' query strategies, Fisher first: on the
-// whole pool as in the thesis, and with the batch drawn from the 5k most
-// uncertain candidates (the shortlist of the k-centers baseline).
+// whole pool as in the thesis; with the batch drawn from the 5k most
+// uncertain candidates (the shortlist of the k-centers baseline); and with
+// those 5k candidates as the pool too (their own I_p).
 var bmalSelectors = []struct {
 	name string
 	make func(seed uint64) active.Selector
 }{
 	{"BMAL", func(uint64) active.Selector { return active.Fisher{} }},
 	{"BMAL-5k", func(uint64) active.Selector { return active.Fisher{Shortlist: active.DefaultKCenterFactor} }},
+	{"BMAL-5k-pool", func(uint64) active.Selector {
+		return active.Fisher{Shortlist: active.DefaultKCenterFactor, ShortlistPool: true}
+	}},
 	{"Entropy", func(uint64) active.Selector { return active.Entropy{} }},
 	{"Margin", func(uint64) active.Selector { return active.Margin{} }},
 	{"KCenter", func(uint64) active.Selector { return active.KCenter{} }},
@@ -65,7 +69,7 @@ func bmalTable(name string, sets []string) *Table {
 	}
 	return &Table{
 		Name: name,
-		Title: "Hoi's thesis, chapter 4: batch-mode active learning by Fisher information (BMAL on the whole pool; BMAL-5k from the 5k most uncertain) against top-k entropy, " +
+		Title: "Hoi's thesis, chapter 4: batch-mode active learning by Fisher information (BMAL on the whole pool; BMAL-5k from the 5k most uncertain; BMAL-5k-pool on the 5k most uncertain as its pool) against top-k entropy, " +
 			"top-k margin, k-centers on the 5k most uncertain, and random; KLR on the learned kernel (SKL re-learned every round) " +
 			"and on the base RBF kernel (its top 20 eigenpairs as they are, mu = lambda); l = labels after each round of 10; accuracy (%), or F1 (%) of the minority class on a " +
 			"binary set whose minority class holds under 40% of the points (ionosphere here)",

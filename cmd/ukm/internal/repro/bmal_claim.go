@@ -148,7 +148,7 @@ func bmalClaim(r *Result) string {
 }
 
 // bmalVariants are the Fisher columns whose targets and claims are tested.
-var bmalVariants = []string{"BMAL", "BMAL-5k"}
+var bmalVariants = []string{"BMAL", "BMAL-5k", "BMAL-5k-pool"}
 
 // bmalTarget writes the target, a variant's area at least top-k
 // entropy's on 5 of the 7 sets, for one kernel.
@@ -168,6 +168,9 @@ func bmalTarget(b *strings.Builder, sets []curveSet, area map[string]map[string]
 		p, _ := PairedT(a, e)
 		notes = append(notes, fmt.Sprintf("%s %+.2f (p = %.2g)", cs.name, d, p))
 	}
+	if sets2 == 0 {
+		return // the run left out one of the two columns
+	}
 	verdict := "met"
 	if wins < 5 || sets2 < 7 {
 		verdict = "not met"
@@ -181,17 +184,22 @@ func bmalTarget(b *strings.Builder, sets []curveSet, area map[string]map[string]
 func bmalRivals(b *strings.Builder, sets []curveSet, area map[string]map[string][]float64, v, k string) {
 	for _, rival := range []string{"Entropy", "Margin", "KCenter", "Random"} {
 		var cells, byArea pairedCount
+		compared := false
 		for _, cs := range sets {
 			a, o := cs.methods[v+"/"+k], cs.methods[rival+"/"+k]
-			if len(a) != len(o) {
+			if len(a) == 0 || len(a) != len(o) {
 				continue
 			}
+			compared = true
 			for i := 1; i < len(a); i++ {
 				cells.add(a[i].acc, o[i].acc)
 			}
 			if aa, ao := area[cs.name][v+"/"+k], area[cs.name][rival+"/"+k]; aa != nil && ao != nil {
 				byArea.add(aa, ao)
 			}
+		}
+		if !compared {
+			continue // the run left out one of the two columns
 		}
 		verdict := ""
 		if rival == "Entropy" || rival == "Margin" {

@@ -1,6 +1,7 @@
 package repro
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"ukm/dataset"
@@ -77,12 +79,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	methods := tab.Methods(&cfg.Base)
-	for _, pm := range tab.PeerMethods {
-		methods = append(methods, peerMethod(pm, cfg.Peers))
+	all := cfg
+	all.Methods = nil
+	var names []string
+	for _, m := range tableMethods(tab, all) {
+		names = append(names, m.Name)
 	}
-	res := &Result{Table: tab, Config: cfg, Methods: methods}
+	if _, err := subset("method", names, cfg.Methods); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res := &Result{Table: tab, Config: cfg, Methods: tableMethods(tab, cfg)}
 	cells := make([]sizeCell, 0, len(sizes)+len(tab.PerClassSizes))
 	for _, l := range sizes {
 		cells = append(cells, sizeCell{l, tab.PerClass})
@@ -92,120 +99,233 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			cells = append(cells, sizeCell{l, true})
 		}
 	}
-	total := len(datasets) * len(cells) * cfg.Trials
-	done := 0
-	for _, name := range datasets {
-		d, err := tab.load(cfg.DataDir, name)
-		if err != nil {
-			return nil, err
-		}
-		// Seeds follow the position in the full table, so a restricted run
-		// (-datasets, -sizes) draws the same labeled sets as the full one.
-		di := slices.Index(tab.Datasets, name)
-		for _, cl := range cells {
-			l := cl.l
-			si := slices.Index(tab.Sizes, l)
-			if cl.perClass != tab.PerClass {
-				si = len(tab.Sizes) + slices.Index(tab.PerClassSizes, l)
-			} else if si < 0 {
-				si = len(tab.Sizes) + l
-			}
-			if cl.perClass && !tab.PerClass && !classesAllow(d, l) {
-				done += cfg.Trials
-				continue
-			}
-			group := make([]*Row, len(methods))
-			for mi, m := range methods {
-				group[mi] = &Row{Dataset: name, Labeled: l, PerClass: cl.perClass, Method: m.Name, NA: m.NA}
-				if p, ok := PublishedCell(tab.Name, name, m.Name, l); ok {
-					group[mi].Published = &p
-				}
-			}
-			failed := make([]bool, cfg.Trials)
-			for trial := 0; trial < cfg.Trials; trial++ {
-				seed := trialSeed(cfg.Seed, di, si, trial)
-				rng := rand.New(rand.NewPCG(seed, 0x1abe1))
-				var labeled []int
-				if cl.perClass {
-					labeled, err = SampleStratified(rng, d.Y, d.Classes, l)
-				} else {
-					labeled, err = SampleLabeled(rng, d.Y, d.Classes, l)
-				}
-				if err != nil {
-					return nil, fmt.Errorf("repro: %s l=%d: %w", name, l, err)
-				}
-				if cfg.Draws != nil {
-					if err := writeDraw(cfg.Draws, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Seed: seed, Idx: labeled}); err != nil {
-						return nil, err
-					}
-				}
-				if cfg.DrawsOnly {
-					continue
-				}
+	r := &runner{tab: tab, cfg: cfg, cells: cells, total: len(datasets) * len(cells) * cfg.Trials}
+	runs := make([]dataRun, len(datasets))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int, len(datasets))
+	for i := range datasets {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range max(1, min(cfg.Parallel, len(datasets))) {
+		wg.Go(func() {
+			for i := range next {
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					r.fail(err) // kept only if no data set failed first
+					return
 				}
-				for mi, m := range methods {
-					if m.NA {
-						continue
-					}
-					var tr Trial
-					var err error
-					if m.Peer {
-						tr, err = cfg.Peers.trial(m.Name, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial})
-					} else {
-						tr, err = m.Run(ctx, d, labeled, seed)
-					}
-					r := group[mi]
-					if err != nil {
-						var fe fatalError
-						if m.Peer || ctx.Err() != nil || errors.As(err, &fe) {
-							// A peer file without this draw is the wrong
-							// file, a cancelled run stops, and so does a
-							// misuse of the table.
-							return nil, fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
-						}
-						res.Failures = append(res.Failures, Failure{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Method: m.Name, Err: err})
-						if cfg.OnFailure != nil {
-							cfg.OnFailure(res.Failures[len(res.Failures)-1])
-						}
-						failed[trial] = true
-						r.acc = append(r.acc, math.NaN())
-						continue
-					}
-					r.acc = append(r.acc, tr.Accuracy)
-					r.ran++
-					if tr.Warning != nil {
-						r.Warnings++
-					}
-					r.Unreached += tr.Unreached
-					r.UnreachedCorrect += tr.UnreachedCorrect
-					if m.Peer {
-						r.Unlabeled += len(d.Y) - len(labeled)
-					}
-					if tr.Chosen != "" {
-						if r.Chosen == nil {
-							r.Chosen = map[string]int{}
-						}
-						r.Chosen[tr.Chosen]++
-					}
-					r.Seconds.Kernel += tr.Times.Kernel.Seconds()
-					r.Seconds.Eig += tr.Times.Eig.Seconds()
-					r.Seconds.QP += tr.Times.Design.Seconds()
-					r.Seconds.Fit += (tr.Times.Fit + tr.Times.Select).Seconds()
-					r.Seconds.Total += tr.Times.Total().Seconds()
-				}
-				done++
-				if cfg.Progress != nil {
-					cfg.Progress(done, total)
+				runs[i] = r.data(ctx, datasets[i])
+				if runs[i].err != nil {
+					r.fail(runs[i].err)
+					cancel()
 				}
 			}
-			finishGroup(group, failed)
-			res.Rows = append(res.Rows, group...)
+		})
+	}
+	wg.Wait()
+	if r.err != nil {
+		return nil, r.err
+	}
+	for _, dr := range runs {
+		if cfg.Draws != nil {
+			if _, err := cfg.Draws.Write(dr.draws.Bytes()); err != nil {
+				return nil, err
+			}
 		}
+		res.Rows = append(res.Rows, dr.rows...)
+		res.Failures = append(res.Failures, dr.failures...)
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// tableMethods builds a table's columns, its own methods then the
+// peers', kept to cfg.Methods when that is set.
+func tableMethods(tab *Table, cfg Config) []Method {
+	methods := tab.Methods(&cfg.Base)
+	for _, pm := range tab.PeerMethods {
+		methods = append(methods, peerMethod(pm, cfg.Peers))
+	}
+	if len(cfg.Methods) == 0 {
+		return methods
+	}
+	return slices.DeleteFunc(methods, func(m Method) bool { return !slices.Contains(cfg.Methods, m.Name) })
+}
+
+// runner is the state of one Run shared by the data sets it runs at once:
+// progress, failures as they happen, and the first error.
+type runner struct {
+	tab   *Table
+	cfg   Config
+	cells []sizeCell
+	total int
+
+	mu   sync.Mutex
+	done int
+	err  error // the first error of any data set; it stops the others
+}
+
+// dataRun is what one data set contributes to a Result.
+type dataRun struct {
+	rows     []*Row
+	failures []Failure
+	draws    bytes.Buffer // its labeled sets as JSON lines, written in table order
+	err      error
+}
+
+// fail records err unless an earlier error was recorded: the first error
+// is the cause, and those after it mostly the cancellation it led to.
+func (r *runner) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// progress counts n more trials done.
+func (r *runner) progress(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done += n
+	if r.cfg.Progress != nil {
+		r.cfg.Progress(r.done, r.total)
+	}
+}
+
+// onFailure reports a failed trial, one report at a time.
+func (r *runner) onFailure(f Failure) {
+	if r.cfg.OnFailure == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cfg.OnFailure(f)
+}
+
+// data runs every cell of one data set. Its methods are built for it
+// alone, so that no state crosses data sets run at once.
+func (r *runner) data(ctx context.Context, name string) (out dataRun) {
+	tab, cfg := r.tab, r.cfg
+	d, err := tab.load(cfg.DataDir, name)
+	if err != nil {
+		out.err = err
+		return out
+	}
+	methods := tableMethods(tab, cfg)
+	// Seeds follow the position in the full table, so a restricted run
+	// (-datasets, -sizes) draws the same labeled sets as the full one.
+	di := slices.Index(tab.Datasets, name)
+	for _, cl := range r.cells {
+		l := cl.l
+		si := slices.Index(tab.Sizes, l)
+		if cl.perClass != tab.PerClass {
+			si = len(tab.Sizes) + slices.Index(tab.PerClassSizes, l)
+		} else if si < 0 {
+			si = len(tab.Sizes) + l
+		}
+		if cl.perClass && !tab.PerClass && !classesAllow(d, l) {
+			r.progress(cfg.Trials)
+			continue
+		}
+		group := make([]*Row, len(methods))
+		for mi, m := range methods {
+			group[mi] = &Row{Dataset: name, Labeled: l, PerClass: cl.perClass, Method: m.Name, NA: m.NA}
+			if p, ok := PublishedCell(tab.Name, name, m.Name, l); ok {
+				group[mi].Published = &p
+			}
+		}
+		failed := make([]bool, cfg.Trials)
+		for trial := 0; trial < cfg.Trials; trial++ {
+			seed := trialSeed(cfg.Seed, di, si, trial)
+			rng := rand.New(rand.NewPCG(seed, 0x1abe1))
+			var labeled []int
+			if cl.perClass {
+				labeled, err = SampleStratified(rng, d.Y, d.Classes, l)
+			} else {
+				labeled, err = SampleLabeled(rng, d.Y, d.Classes, l)
+			}
+			if err != nil {
+				out.err = fmt.Errorf("repro: %s l=%d: %w", name, l, err)
+				return out
+			}
+			if cfg.Draws != nil {
+				if err := writeDraw(&out.draws, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Seed: seed, Idx: labeled}); err != nil {
+					out.err = err
+					return out
+				}
+			}
+			if cfg.DrawsOnly {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				out.err = err
+				return out
+			}
+			for mi, m := range methods {
+				if m.NA {
+					continue
+				}
+				var tr Trial
+				var err error
+				if m.Peer {
+					tr, err = cfg.Peers.trial(m.Name, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial})
+				} else {
+					tr, err = m.Run(ctx, d, labeled, seed)
+				}
+				row := group[mi]
+				if err != nil {
+					var fe fatalError
+					if m.Peer || ctx.Err() != nil || errors.As(err, &fe) {
+						// A peer file without this draw is the wrong
+						// file, a cancelled run stops, and so does a
+						// misuse of the table.
+						out.err = fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
+						return out
+					}
+					f := Failure{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Method: m.Name, Err: err}
+					out.failures = append(out.failures, f)
+					r.onFailure(f)
+					failed[trial] = true
+					row.acc = append(row.acc, math.NaN())
+					continue
+				}
+				row.add(tr, len(d.Y)-len(labeled), m.Peer)
+			}
+			r.progress(1)
+		}
+		finishGroup(group, failed)
+		out.rows = append(out.rows, group...)
+	}
+	return out
+}
+
+// add records one trial's outcome in the row; unlabeled is the number of
+// points the trial was scored on.
+func (row *Row) add(tr Trial, unlabeled int, peer bool) {
+	row.acc = append(row.acc, tr.Accuracy)
+	row.ran++
+	if tr.Warning != nil {
+		row.Warnings++
+	}
+	row.Unreached += tr.Unreached
+	row.UnreachedCorrect += tr.UnreachedCorrect
+	if peer {
+		row.Unlabeled += unlabeled
+	}
+	if tr.Chosen != "" {
+		if row.Chosen == nil {
+			row.Chosen = map[string]int{}
+		}
+		row.Chosen[tr.Chosen]++
+	}
+	row.Seconds.Kernel += tr.Times.Kernel.Seconds()
+	row.Seconds.Eig += tr.Times.Eig.Seconds()
+	row.Seconds.QP += tr.Times.Design.Seconds()
+	row.Seconds.Fit += (tr.Times.Fit + tr.Times.Select).Seconds()
+	row.Seconds.Total += tr.Times.Total().Seconds()
 }
 
 // fatalError marks a method's error that every draw would meet (a misuse

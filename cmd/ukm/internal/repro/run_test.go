@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
@@ -199,6 +200,98 @@ func TestBMALFailedLoop(t *testing.T) {
 		a, b := areas(cs.methods["Entropy/RBF"]), areas(cs.methods["Fails/RBF"])
 		if len(a) != 2 || fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Errorf("areas %v and %v, want two equal", a, b)
+		}
+	}
+}
+
+// TestRunParallel: data sets run at once give the rows, failures and
+// draws of the sequential run, in the same order; a data set that cannot
+// load stops the run with its own error.
+func TestRunParallel(t *testing.T) {
+	dir := t.TempDir()
+	sets := []string{"m1", "m2", "m3"}
+	for i, name := range sets {
+		s, err := dataset.TwoMoons(40+10*i, 0.2, uint64(i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeCSV(t, filepath.Join(dir, name+".csv"), s.X, s.Y)
+	}
+	tab := failingTable(map[int]bool{2: true})
+	tab.Name, tab.Datasets = "parallel-test", sets
+	registry[tab.Name] = tab
+	defer delete(registry, tab.Name)
+	run := func(parallel int) (*Result, string) {
+		t.Helper()
+		var draws strings.Builder
+		res, err := Run(context.Background(), Config{Table: tab.Name, DataDir: dir, Trials: 4, Seed: 5, Parallel: parallel, Draws: &draws})
+		if err != nil {
+			t.Fatalf("parallel %d: %v", parallel, err)
+		}
+		return res, draws.String()
+	}
+	seq, seqDraws := run(1)
+	for _, p := range []int{2, 3, 8} {
+		res, draws := run(p)
+		if draws != seqDraws {
+			t.Errorf("parallel %d: the draws differ from the sequential run's", p)
+		}
+		if len(res.Rows) != len(seq.Rows) || len(res.Failures) != len(seq.Failures) {
+			t.Fatalf("parallel %d: %d rows, %d failures; want %d, %d", p, len(res.Rows), len(res.Failures), len(seq.Rows), len(seq.Failures))
+		}
+		for i, r := range res.Rows {
+			s := seq.Rows[i]
+			if r.Dataset != s.Dataset || r.Labeled != s.Labeled || r.Method != s.Method || fmt.Sprint(r.acc) != fmt.Sprint(s.acc) {
+				t.Errorf("parallel %d, row %d: %s/%d/%s %v, want %s/%d/%s %v", p, i, r.Dataset, r.Labeled, r.Method, r.acc, s.Dataset, s.Labeled, s.Method, s.acc)
+			}
+		}
+		for i, f := range res.Failures {
+			if f.String() != seq.Failures[i].String() {
+				t.Errorf("parallel %d, failure %d: %s, want %s", p, i, f, seq.Failures[i])
+			}
+		}
+	}
+	tab.Datasets = []string{"m1", "missing", "m3"}
+	if _, err := Run(context.Background(), Config{Table: tab.Name, DataDir: dir, Trials: 2, Parallel: 3}); err == nil || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("a data set that cannot load: %v, want its own error", err)
+	}
+}
+
+// TestClaimsOnSubsets: every table's claim and markdown take a result that
+// holds only some of its columns (a run with -methods) without failing.
+func TestClaimsOnSubsets(t *testing.T) {
+	for _, name := range Tables() {
+		tab := registry[name]
+		all := tableMethods(tab, Config{})
+		subsets := [][]Method{all, nil}
+		for _, m := range all {
+			subsets = append(subsets, []Method{m})
+		}
+		for _, ms := range subsets {
+			res := &Result{Table: tab, Methods: ms}
+			for _, ds := range tab.Datasets {
+				for si, l := range append(append([]int{}, tab.Sizes...), tab.PerClassSizes...) {
+					group := make([]*Row, len(ms))
+					for mi, m := range ms {
+						group[mi] = &Row{Dataset: ds, Labeled: l, PerClass: tab.PerClass || si >= len(tab.Sizes), Method: m.Name, NA: m.NA}
+						for tr := range 4 {
+							group[mi].acc = append(group[mi].acc, float64(50+mi+si+tr%2))
+						}
+					}
+					finishGroup(group, make([]bool, 4))
+					res.Rows = append(res.Rows, group...)
+				}
+			}
+			func() {
+				defer func() {
+					if e := recover(); e != nil {
+						t.Errorf("%s with %d of %d columns: %v", name, len(ms), len(all), e)
+					}
+				}()
+				if err := res.Markdown(io.Discard); err != nil {
+					t.Errorf("%s with %d of %d columns: %v", name, len(ms), len(all), err)
+				}
+			}()
 		}
 	}
 }

@@ -27,7 +27,8 @@ type Data struct {
 }
 
 // memoize returns the value stored under key, computing it with f the
-// first time. Run calls the methods sequentially, so no lock is needed.
+// first time. Run calls the methods of one data set one at a time, and
+// data sets run at once have their own Data, so no lock is needed.
 func (d *Data) memoize(key string, f func() (any, error)) (any, error) {
 	if v, ok := d.memo[key]; ok {
 		return v, nil
@@ -103,9 +104,12 @@ type Config struct {
 	// Base holds the model options shared by every method (for sensitivity
 	// studies); each method overrides the kernel and design it names.
 	Base models.Options
-	// Datasets and Sizes, if set, restrict the run (a quick smoke test).
+	// Datasets, Sizes and Methods, if set, restrict the run (a quick smoke
+	// test, or a few columns of a long table). The claims are then tested
+	// on the columns that ran.
 	Datasets []string
 	Sizes    []int
+	Methods  []string
 	// Progress, if set, is called after every trial of every cell.
 	Progress func(done, total int)
 	// Draws, if not nil, receives every labeled set as one JSON line
@@ -118,6 +122,10 @@ type Config struct {
 	// OnFailure, if set, is called when a trial fails, as it happens (the
 	// run goes on; Result.Failures keeps the list).
 	OnFailure func(Failure)
+	// Parallel is how many data sets run at once; zero or one runs them
+	// one after another. The result does not depend on it, but the times
+	// in it do: data sets run at once share the cores.
+	Parallel int
 }
 
 // Row is one (dataset, labeled size, method) cell.
