@@ -79,17 +79,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := cfg
-	all.Methods = nil
-	var names []string
-	for _, m := range tableMethods(tab, all) {
-		names = append(names, m.Name)
-	}
-	if _, err := subset("method", names, cfg.Methods); err != nil {
+	methods, err := tableMethods(tab, cfg)
+	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	res := &Result{Table: tab, Config: cfg, Methods: tableMethods(tab, cfg)}
+	res := &Result{Table: tab, Config: cfg, Methods: methods}
 	cells := make([]sizeCell, 0, len(sizes)+len(tab.PerClassSizes))
 	for _, l := range sizes {
 		cells = append(cells, sizeCell{l, tab.PerClass})
@@ -142,16 +137,24 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // tableMethods builds a table's columns, its own methods then the
-// peers', kept to cfg.Methods when that is set.
-func tableMethods(tab *Table, cfg Config) []Method {
+// peers', kept to cfg.Methods when that is set (every name must be one of
+// the table's).
+func tableMethods(tab *Table, cfg Config) ([]Method, error) {
 	methods := tab.Methods(&cfg.Base)
 	for _, pm := range tab.PeerMethods {
 		methods = append(methods, peerMethod(pm, cfg.Peers))
 	}
 	if len(cfg.Methods) == 0 {
-		return methods
+		return methods, nil
 	}
-	return slices.DeleteFunc(methods, func(m Method) bool { return !slices.Contains(cfg.Methods, m.Name) })
+	names := make([]string, len(methods))
+	for i, m := range methods {
+		names[i] = m.Name
+	}
+	if _, err := subset("method", names, cfg.Methods); err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(methods, func(m Method) bool { return !slices.Contains(cfg.Methods, m.Name) }), nil
 }
 
 // runner is the state of one Run shared by the data sets it runs at once:
@@ -214,7 +217,11 @@ func (r *runner) data(ctx context.Context, name string) (out dataRun) {
 		out.err = err
 		return out
 	}
-	methods := tableMethods(tab, cfg)
+	methods, err := tableMethods(tab, cfg) // Run checked the names
+	if err != nil {
+		out.err = err
+		return out
+	}
 	// Seeds follow the position in the full table, so a restricted run
 	// (-datasets, -sizes) draws the same labeled sets as the full one.
 	di := slices.Index(tab.Datasets, name)

@@ -262,7 +262,10 @@ func TestRunParallel(t *testing.T) {
 func TestClaimsOnSubsets(t *testing.T) {
 	for _, name := range Tables() {
 		tab := registry[name]
-		all := tableMethods(tab, Config{})
+		all, err := tableMethods(tab, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		subsets := [][]Method{all, nil}
 		for _, m := range all {
 			subsets = append(subsets, []Method{m})
