@@ -83,20 +83,40 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A selector keeps its colour and shape in every panel, and the key
+	// lists every selector once, in the order of first appearance.
+	style := map[string]int{}
+	for _, r := range res.Rows {
+		sel, _, _ := strings.Cut(r.Method, "/")
+		if _, ok := style[sel]; !ok && r.Mean != nil {
+			style[sel] = len(style)
+		}
+	}
+	keys := make([]legendEntry, len(style))
 	plots := make([][]*plot.Plot, len(sets))
 	for i, ds := range sets {
 		plots[i] = make([]*plot.Plot, len(kernels))
 		for j, k := range kernels {
-			p, err := panel(fmt.Sprintf("%s, %s kernel", ds, k), curves[ds+"|"+k], i == 0 && j == 0)
+			p, entries, err := panel(fmt.Sprintf("%s, %s kernel", ds, k), curves[ds+"|"+k], style)
 			if err != nil {
 				return fmt.Errorf("%s/%s: %w", ds, k, err)
 			}
 			plots[i][j] = p
+			for _, e := range entries {
+				if keys[style[e.name]].name == "" {
+					keys[style[e.name]] = e
+				}
+			}
 		}
 	}
 	const w, h = 5 * vg.Inch, 3.2 * vg.Inch
-	img := vgimg.New(vg.Length(len(kernels))*w, vg.Length(len(sets))*h)
-	dc := draw.New(img)
+	// The key sits in a strip above the panels, where it hides no curve.
+	rows := (len(keys) + legendCols - 1) / legendCols
+	strip := vg.Length(rows)*legendRow + 4*vg.Millimeter
+	img := vgimg.New(vg.Length(len(kernels))*w, vg.Length(len(sets))*h+strip)
+	full := draw.New(img)
+	drawKey(draw.Crop(full, 0, 0, vg.Length(len(sets))*h, 0), keys, rows)
+	dc := draw.Crop(full, 0, 0, 0, -strip)
 	tiles := draw.Tiles{Rows: len(sets), Cols: len(kernels), PadX: vg.Millimeter, PadY: vg.Millimeter,
 		PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
 	canvases := plot.Align(plots, tiles, dc)
@@ -176,18 +196,49 @@ type errPoints struct {
 	plotter.YErrors
 }
 
-// panel draws the curves of one data set and kernel.
-func panel(title string, curves []*curve, legend bool) (*plot.Plot, error) {
+// legendEntry is one selector's line in the key.
+type legendEntry struct {
+	name  string
+	thumb []plot.Thumbnailer
+}
+
+// The key's layout: entries per row across the strip, and a row's height.
+const (
+	legendCols           = 4
+	legendRow  vg.Length = 14 // points
+)
+
+// drawKey draws the selectors' key in c, legendCols entries across, rows
+// down.
+func drawKey(c draw.Canvas, keys []legendEntry, rows int) {
+	cols := (len(keys) + rows - 1) / rows
+	width := c.Max.X - c.Min.X
+	for col := 0; col < cols; col++ {
+		l := plot.NewLegend()
+		l.Top, l.Left = true, true
+		for _, e := range keys[col*rows : min(len(keys), (col+1)*rows)] {
+			l.Add(e.name, e.thumb...)
+		}
+		left := width * vg.Length(col) / vg.Length(cols)
+		right := width * vg.Length(cols-col-1) / vg.Length(cols)
+		l.Draw(draw.Crop(c, left+vg.Inch, -right, 0, -2*vg.Millimeter))
+	}
+}
+
+// panel draws the curves of one data set and kernel, each selector in the
+// colour and shape style gives it, and returns the key's entries for them.
+func panel(title string, curves []*curve, style map[string]int) (*plot.Plot, []legendEntry, error) {
 	if len(curves) == 0 {
-		return nil, errors.New("no curves")
+		return nil, nil, errors.New("no curves")
 	}
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "labels"
 	p.Y.Label.Text = "accuracy or F1 (%)"
 	p.Add(plotter.NewGrid())
-	p.Legend.Top, p.Legend.Left = false, false
-	for i, c := range curves {
+	var keys []legendEntry
+	for _, c := range curves {
+		i := style[c.selector]
 		pts := errPoints{XYs: make(plotter.XYs, len(c.x)), YErrors: make(plotter.YErrors, len(c.x))}
 		for a := range c.x {
 			pts.XYs[a].X, pts.XYs[a].Y = c.x[a], c.y[a]
@@ -195,7 +246,7 @@ func panel(title string, curves []*curve, legend bool) (*plot.Plot, error) {
 		}
 		line, points, err := plotter.NewLinePoints(pts.XYs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		col := palette[i%len(palette)]
 		line.Color, points.Color = col, col
@@ -206,14 +257,12 @@ func panel(title string, curves []*curve, legend bool) (*plot.Plot, error) {
 		}
 		bars, err := plotter.NewYErrorBars(pts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		r, g, b, _ := col.RGBA()
 		bars.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 160}
 		p.Add(line, points, bars)
-		if legend {
-			p.Legend.Add(c.selector, line, points)
-		}
+		keys = append(keys, legendEntry{name: c.selector, thumb: []plot.Thumbnailer{line, points}})
 	}
-	return p, nil
+	return p, keys, nil
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 // sample writes a reproduction JSON with two data sets, two kernels, three
@@ -97,5 +99,33 @@ func TestGroup(t *testing.T) {
 	res.Rows[0].Method = "bad"
 	if _, _, _, err := group(&res); err == nil {
 		t.Error("a method without a kernel gave no error")
+	}
+}
+
+// A selector keeps its colour in every panel, whatever the panel's order
+// of curves or the selectors it lacks.
+func TestPanelStyle(t *testing.T) {
+	style := map[string]int{"BMAL": 0, "Entropy": 1, "Random": 2}
+	for _, order := range [][]string{{"BMAL", "Entropy", "Random"}, {"Random", "BMAL"}, {"Entropy"}} {
+		var curves []*curve
+		for _, sel := range order {
+			curves = append(curves, &curve{selector: sel, x: []float64{20, 30}, y: []float64{60, 70}, se: []float64{1, 1}})
+		}
+		_, keys, err := panel("p", curves, style)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(keys) != len(order) {
+			t.Fatalf("%v: %d key entries", order, len(keys))
+		}
+		for _, k := range keys {
+			line, ok := k.thumb[0].(*plotter.Line)
+			if !ok {
+				t.Fatalf("%v: thumbnail %T", order, k.thumb[0])
+			}
+			if line.Color != palette[style[k.name]] {
+				t.Errorf("%v: %s drawn in %v, want %v", order, k.name, line.Color, palette[style[k.name]])
+			}
+		}
 	}
 }
