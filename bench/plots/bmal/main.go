@@ -79,19 +79,13 @@ func run(args []string, stderr io.Writer) error {
 	if err := json.NewDecoder(f).Decode(&res); err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	sets, kernels, curves, err := group(&res)
+	g, err := group(&res)
 	if err != nil {
 		return err
 	}
+	sets, kernels, curves, style := g.sets, g.kernels, g.curves, g.style
 	// A selector keeps its colour and shape in every panel, and the key
 	// lists every selector once, in the order of first appearance.
-	style := map[string]int{}
-	for _, r := range res.Rows {
-		sel, _, _ := strings.Cut(r.Method, "/")
-		if _, ok := style[sel]; !ok && r.Mean != nil {
-			style[sel] = len(style)
-		}
-	}
 	keys := make([]legendEntry, len(style))
 	plots := make([][]*plot.Plot, len(sets))
 	for i, ds := range sets {
@@ -136,34 +130,44 @@ func run(args []string, stderr io.Writer) error {
 	return o.Close()
 }
 
-// group splits the rows by data set and kernel (method "Selector/Kernel"),
-// keeping the order of first appearance.
-func group(res *result) (sets, kernels []string, curves map[string][]*curve, err error) {
-	curves = map[string][]*curve{}
+// grouped is the rows split by data set and kernel, each list in the order
+// of first appearance.
+type grouped struct {
+	sets, kernels []string
+	curves        map[string][]*curve // by "dataset|kernel"
+	style         map[string]int      // a selector's colour and shape, by first appearance
+}
+
+// group splits the rows by data set and kernel (method "Selector/Kernel").
+func group(res *result) (*grouped, error) {
+	g := &grouped{curves: map[string][]*curve{}, style: map[string]int{}}
 	for _, r := range res.Rows {
 		if r.Mean == nil {
 			continue
 		}
 		sel, k, ok := strings.Cut(r.Method, "/")
 		if !ok {
-			return nil, nil, nil, fmt.Errorf("method %q is not Selector/Kernel", r.Method)
+			return nil, fmt.Errorf("method %q is not Selector/Kernel", r.Method)
 		}
-		if !slices.Contains(sets, r.Dataset) {
-			sets = append(sets, r.Dataset)
+		if !slices.Contains(g.sets, r.Dataset) {
+			g.sets = append(g.sets, r.Dataset)
 		}
-		if !slices.Contains(kernels, k) {
-			kernels = append(kernels, k)
+		if !slices.Contains(g.kernels, k) {
+			g.kernels = append(g.kernels, k)
+		}
+		if _, ok := g.style[sel]; !ok {
+			g.style[sel] = len(g.style)
 		}
 		key := r.Dataset + "|" + k
 		var c *curve
-		for _, cc := range curves[key] {
+		for _, cc := range g.curves[key] {
 			if cc.selector == sel {
 				c = cc
 			}
 		}
 		if c == nil {
 			c = &curve{selector: sel}
-			curves[key] = append(curves[key], c)
+			g.curves[key] = append(g.curves[key], c)
 		}
 		se := 0.0
 		if r.StdErr != nil {
@@ -171,10 +175,10 @@ func group(res *result) (sets, kernels []string, curves map[string][]*curve, err
 		}
 		c.x, c.y, c.se = append(c.x, float64(r.Labeled)), append(c.y, *r.Mean), append(c.se, se)
 	}
-	if len(sets) == 0 {
-		return nil, nil, nil, errors.New("no rows with results")
+	if len(g.sets) == 0 {
+		return nil, errors.New("no rows with results")
 	}
-	return sets, kernels, curves, nil
+	return g, nil
 }
 
 // palette holds colours told apart at a glance and by readers with a

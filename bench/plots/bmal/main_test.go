@@ -89,15 +89,18 @@ func TestGroup(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &res); err != nil {
 		t.Fatal(err)
 	}
-	sets, kernels, curves, err := group(&res)
+	g, err := group(&res)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(sets, kernels) != "[a] [SKL RBF]" || len(curves["a|SKL"]) != 1 || fmt.Sprint(curves["a|SKL"][0].y) != "[1 2]" {
-		t.Errorf("sets %v kernels %v curves %v", sets, kernels, curves)
+	if fmt.Sprint(g.sets, g.kernels) != "[a] [SKL RBF]" || len(g.curves["a|SKL"]) != 1 || fmt.Sprint(g.curves["a|SKL"][0].y) != "[1 2]" {
+		t.Errorf("sets %v kernels %v curves %v", g.sets, g.kernels, g.curves)
+	}
+	if fmt.Sprint(g.style) != "map[BMAL:0 Random:1]" {
+		t.Errorf("style %v, want BMAL then Random", g.style)
 	}
 	res.Rows[0].Method = "bad"
-	if _, _, _, err := group(&res); err == nil {
+	if _, err := group(&res); err == nil {
 		t.Error("a method without a kernel gave no error")
 	}
 }
