@@ -111,9 +111,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					r.fail(err) // kept only if no data set failed first
 					return
 				}
-				runs[i] = r.data(ctx, datasets[i])
-				if runs[i].err != nil {
-					r.fail(runs[i].err)
+				if err := r.data(ctx, datasets[i], &runs[i]); err != nil {
+					r.fail(err)
 					cancel()
 				}
 			}
@@ -175,7 +174,6 @@ type dataRun struct {
 	rows     []*Row
 	failures []Failure
 	draws    bytes.Buffer // its labeled sets as JSON lines, written in table order
-	err      error
 }
 
 // fail records err unless an earlier error was recorded: the first error
@@ -208,19 +206,17 @@ func (r *runner) onFailure(f Failure) {
 	r.cfg.OnFailure(f)
 }
 
-// data runs every cell of one data set. Its methods are built for it
-// alone, so that no state crosses data sets run at once.
-func (r *runner) data(ctx context.Context, name string) (out dataRun) {
+// data runs every cell of one data set into out. Its methods are built
+// for it alone, so that no state crosses data sets run at once.
+func (r *runner) data(ctx context.Context, name string, out *dataRun) error {
 	tab, cfg := r.tab, r.cfg
 	d, err := tab.load(cfg.DataDir, name)
 	if err != nil {
-		out.err = err
-		return out
+		return err
 	}
 	methods, err := tableMethods(tab, cfg) // Run checked the names
 	if err != nil {
-		out.err = err
-		return out
+		return err
 	}
 	// Seeds follow the position in the full table, so a restricted run
 	// (-datasets, -sizes) draws the same labeled sets as the full one.
@@ -255,21 +251,18 @@ func (r *runner) data(ctx context.Context, name string) (out dataRun) {
 				labeled, err = SampleLabeled(rng, d.Y, d.Classes, l)
 			}
 			if err != nil {
-				out.err = fmt.Errorf("repro: %s l=%d: %w", name, l, err)
-				return out
+				return fmt.Errorf("repro: %s l=%d: %w", name, l, err)
 			}
 			if cfg.Draws != nil {
 				if err := writeDraw(&out.draws, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Seed: seed, Idx: labeled}); err != nil {
-					out.err = err
-					return out
+					return err
 				}
 			}
 			if cfg.DrawsOnly {
 				continue
 			}
 			if err := ctx.Err(); err != nil {
-				out.err = err
-				return out
+				return err
 			}
 			for mi, m := range methods {
 				if m.NA {
@@ -289,8 +282,7 @@ func (r *runner) data(ctx context.Context, name string) (out dataRun) {
 						// A peer file without this draw is the wrong
 						// file, a cancelled run stops, and so does a
 						// misuse of the table.
-						out.err = fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
-						return out
+						return fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
 					}
 					f := Failure{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Method: m.Name, Err: err}
 					out.failures = append(out.failures, f)
@@ -306,7 +298,7 @@ func (r *runner) data(ctx context.Context, name string) (out dataRun) {
 		finishGroup(group, failed)
 		out.rows = append(out.rows, group...)
 	}
-	return out
+	return nil
 }
 
 // add records one trial's outcome in the row; unlabeled is the number of
