@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"ukm/models/spectral"
 )
 
 // A repeated eigenvalue (the eigenvalue 1 of a kNN graph's normalised
@@ -42,29 +44,57 @@ import (
 // An eigenspace cut by the number of pairs computed (its last copies not
 // returned) keeps the solver's choice of copies.
 func canonicalGroups(vals []float64, vecs *mat.Dense, labeled []int, tol float64) {
+	for _, run := range repeatedRuns(vals, tol) {
+		lo, hi := run[0], run[1]
+		var mean float64
+		for _, v := range vals[lo:hi] {
+			mean += v
+		}
+		mean /= float64(hi - lo)
+		for i := lo; i < hi; i++ {
+			vals[i] = mean
+		}
+		rotateGroup(vecs, lo, hi, labeled)
+	}
+}
+
+// repeatedRuns returns the runs [lo, hi) of at least two eigenvalues vals
+// that agree to within tol·max|vals| (see canonicalGroups).
+func repeatedRuns(vals []float64, tol float64) [][2]int {
 	var top float64
 	for _, v := range vals {
 		top = math.Max(top, math.Abs(v))
 	}
 	win := tol * top
+	var runs [][2]int
 	for lo := 0; lo < len(vals); {
 		hi := lo + 1
 		for hi < len(vals) && math.Abs(vals[hi]-vals[hi-1]) <= win {
 			hi++
 		}
 		if hi-lo > 1 {
-			var mean float64
-			for _, v := range vals[lo:hi] {
-				mean += v
-			}
-			mean /= float64(hi - lo)
-			for i := lo; i < hi; i++ {
-				vals[i] = mean
-			}
-			rotateGroup(vecs, lo, hi, labeled)
+			runs = append(runs, [2]int{lo, hi})
 		}
 		lo = hi
 	}
+	return runs
+}
+
+// canonicalFor returns basis b, whose repeated eigenvalues are in the
+// canonical basis of some labeled set, in that of labeled instead (see
+// canonicalGroups): b itself when no eigenvalue is repeated, otherwise a
+// copy. A basis kept for later fits (BasisCache, Loop) is turned this way
+// for each labeled set, so that a fit does not depend on which labeled set
+// computed the basis first. As canonicalGroups's result does not depend on
+// the basis it starts from, the copy agrees with the basis a fresh
+// computation for labeled would give, to rounding.
+func canonicalFor(b *spectral.Basis, labeled []int, tol float64) *spectral.Basis {
+	if b == nil || len(repeatedRuns(b.Values, tol)) == 0 {
+		return b
+	}
+	c := &spectral.Basis{Values: append([]float64(nil), b.Values...), V: mat.DenseCopyOf(b.V)}
+	canonicalGroups(c.Values, c.V, labeled, tol)
+	return c
 }
 
 // pivotTies is the relative difference of weights below which the pivoted

@@ -510,3 +510,70 @@ func TestNewPointTies(t *testing.T) {
 		t.Fatalf("the halfway point is class %d, and %d with the rows reversed", got[0], got[1])
 	}
 }
+
+// TestBasisCacheLabeledSets: a basis that a BasisCache kept from a
+// selection on one labeled set, reused on another, gives the kernel and
+// the probabilities that a selection without the cache gives: the basis of
+// the repeated eigenvalue (six components) is turned to the new labeled
+// points. Without that turn the Order design learns another kernel.
+func TestBasisCacheLabeledSets(t *testing.T) {
+	const per = 25
+	x, _, _, _ := separatedClusters(6, per, 0)
+	// Two points each of clusters 0-3, then two others each of clusters 0-4.
+	var first, firstY, second, secondY []int
+	for c := range 4 {
+		first, firstY = append(first, c*per, c*per+1), append(firstY, c%2, c%2)
+	}
+	for c := range 5 {
+		second, secondY = append(second, c*per+2, c*per+3), append(secondY, c%2, c%2)
+	}
+	all := seq(6 * per)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"Order", Options{Design: Order}},
+		{"Cluster", Options{Design: Cluster}},
+		{"SKL(decay=1)", Options{Design: SKL, Decay: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.opt
+			o.Kernel = KernelSpec{Kind: KNN}
+			o.GraphK, o.D, o.Lambda, o.Seed = 5, 10, 0.01, 1
+			so := func(c *BasisCache) *SelectOptions {
+				return &SelectOptions{Candidates: []Candidate{{Name: tc.name, Options: o}}, Folds: 2, Cache: c}
+			}
+			fresh, err := Select(ctx, x, second, secondY, so(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cache := &BasisCache{}
+			if _, err := Select(ctx, x, first, firstY, so(cache)); err != nil {
+				t.Fatal(err)
+			}
+			cached, err := Select(ctx, x, second, secondY, so(cache))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want := fresh.Kernel()
+			_, got := cached.Kernel()
+			if !closeTo(got, want, 1e-8) {
+				t.Errorf("coefficients from the cached basis %v, without the cache %v", got, want)
+			}
+			pw, err := fresh.ProbaRows(nil, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pg, err := cached.ProbaRows(nil, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range all {
+				if !closeTo(pg.RawRowView(i), pw.RawRowView(i), 1e-8) {
+					t.Fatalf("point %d: probabilities %v from the cached basis, %v without the cache", i, pg.RawRowView(i), pw.RawRowView(i))
+				}
+			}
+		})
+	}
+}

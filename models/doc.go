@@ -87,7 +87,7 @@
 // probabilities.
 // Model.Selection reports every candidate's score, the rule used and the
 // committee. A BasisCache keeps the bases between selections on the same
-// data.
+// data, and between active-learning loops (LoopOptions.Cache).
 //
 // # Large n
 //

@@ -132,40 +132,6 @@ type SelectOptions struct {
 	Vote VoteMode
 }
 
-// BasisCache keeps the bases (eigenpairs, or kernels for the Standard
-// design) that Select computes for one data matrix, keyed by everything
-// they depend on (kernel, scaling, graph, tolerance, seed), so that later
-// selections on the same x with other labeled sets reuse them: the bases
-// do not depend on the labels. A model fitted from a cached basis reports
-// zero kernel and eigen times. It is safe for concurrent use; its memory
-// is that of the bases it holds, n x d values each. The zero value is ready
-// to use; it binds to the first x it sees, and a later Select with another
-// x is an error.
-type BasisCache struct {
-	mu sync.Mutex
-	x  *mat.Dense
-	m  map[string]*prep
-}
-
-func (c *BasisCache) get(x *mat.Dense, key string) (*prep, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.x != nil && c.x != x {
-		return nil, inputf(linalg.ErrSettings, "the basis cache belongs to another data matrix")
-	}
-	return c.m[key], nil
-}
-
-func (c *BasisCache) put(x *mat.Dense, key string, pr *prep) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]*prep{}
-	}
-	c.x = x
-	c.m[key] = pr
-}
-
 // Select chooses a configuration by cross-validation on the labeled points
 // and returns the model fitted with it on all of them; Model.Selection
 // reports every candidate's score. x, labeled and labels are as for Fit.
@@ -474,38 +440,6 @@ func prepareGroup(ctx context.Context, sh *shared, x *mat.Dense, labeled, labels
 		}
 	}
 	return prepareShared(ctx, x, labeled, labels, &o, sh)
-}
-
-// cachedGroup is prepareGroup through the cache, if any. A cached basis
-// needs a larger d than it holds only when the candidates changed; it is
-// then recomputed.
-func cachedGroup(ctx context.Context, c *BasisCache, sh *shared, x *mat.Dense, labeled, labels []int, res []resolved, members []int, key string) (*prep, error) {
-	if c == nil {
-		return prepareGroup(ctx, sh, x, labeled, labels, res, members)
-	}
-	pr, err := c.get(x, key)
-	if err != nil {
-		return nil, err
-	}
-	if pr != nil {
-		enough := true
-		if pr.basis != nil {
-			_, d := pr.basis.V.Dims()
-			for _, i := range members {
-				enough = enough && (d >= res[i].d || d < pr.opt.d)
-			}
-		}
-		if enough {
-			q := *pr
-			q.times = StageTimes{}
-			return &q, nil
-		}
-	}
-	pr, err = prepareGroup(ctx, sh, x, labeled, labels, res, members)
-	if err == nil {
-		c.put(x, key, pr)
-	}
-	return pr, err
 }
 
 // withOptions returns a shallow copy of pr that fits with r and the given
