@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ukm/dataset/datatest"
+	"ukm/models/active"
 	"ukm/models/klr"
 	"ukm/models/spectral"
 )
@@ -170,6 +171,32 @@ func BenchmarkUKLRRound(b *testing.B) {
 			lp.unl = slices.Insert(lp.unl, pos, q)
 		}
 	})
+}
+
+// BenchmarkLoopCache times a whole UKLR loop (20 labels, two batches of
+// 10) with the basis computed by the loop (cache=off) and taken from a
+// BasisCache that an earlier loop filled (cache=on): what each further
+// selector run from the same labeled set costs.
+func BenchmarkLoopCache(b *testing.B) {
+	s := datatest.Load(b, "ssl_usps")
+	lab, ys, _ := pickLabeled(s.Y, 20, 1)
+	for _, on := range []bool{false, true} {
+		b.Run(fmt.Sprintf("dataset=ssl_usps/cache=%s", map[bool]string{false: "off", true: "on"}[on]), func(b *testing.B) {
+			lo := UKLR(Options{Seed: 1}, 20, 10)
+			if on {
+				lo.Cache = &BasisCache{}
+				if _, _, err := Loop(context.Background(), s.X, lab, ys, active.GroundTruth(s.Y), lo); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := Loop(context.Background(), s.X, lab, ys, active.GroundTruth(s.Y), lo); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
 
 // BenchmarkSelect times the whole selected fit (every basis, the

@@ -81,6 +81,34 @@ func ExampleLoop() {
 	// round 3: 5 labels, accuracy 0.92, queried 0 points
 }
 
+// Several selectors compared from one labeled set: a BasisCache lets the
+// loops after the first reuse its kernel's eigenpairs.
+func ExampleBasisCache() {
+	s, err := dataset.TwoCircles(100, 0.1, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	labeled := []int{0, 100}
+	labels := []int{s.Y[0], s.Y[100]}
+	cache := &models.BasisCache{}
+	for _, sel := range []struct {
+		name string
+		s    active.Selector
+	}{{"entropy", active.Entropy{}}, {"k-centers", active.KCenter{}}} {
+		opt := models.UKLR(models.Options{Decay: 1, Lambda: 0.1}, 4, 2)
+		opt.Selector, opt.Cache, opt.Truth = sel.s, cache, s.Y
+		_, rounds, err := models.Loop(context.Background(), s.X, labeled, labels, active.GroundTruth(s.Y), opt)
+		if err != nil {
+			log.Fatal(err)
+		}
+		last := rounds[len(rounds)-1]
+		fmt.Printf("%s: accuracy %.2f with %d labels; eigenpairs computed: %v\n", sel.name, last.Accuracy, last.Labeled, rounds[0].Times.Eig > 0)
+	}
+	// Output:
+	// entropy: accuracy 0.95 with 6 labels; eigenpairs computed: true
+	// k-centers: accuracy 0.78 with 6 labels; eigenpairs computed: false
+}
+
 // New points are classified through the Nyström extension of the
 // eigenvectors.
 func ExampleModel_Predict() {

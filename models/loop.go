@@ -52,6 +52,12 @@ type LoopOptions struct {
 	Truth []int
 	// Progress, if not nil, is called after every round.
 	Progress func(Round)
+	// Cache, if not nil, keeps the initial kernel's basis between loops on
+	// the same x, for example the loops of several selectors from one
+	// labeled set: the basis does not depend on the labels (see
+	// BasisCache). Round 0 of a loop that reuses it reports zero kernel and
+	// eigen times.
+	Cache *BasisCache
 }
 
 // Round reports one round of an active-learning loop: the fit on Labeled
@@ -183,13 +189,14 @@ func (lo *LoopOptions) check(n int) error {
 // returns the final model with one Round per fit.
 //
 // The initial kernel and its eigenpairs are computed once (the points do
-// not change, only their labels). Each round then: re-learns the spectral
-// coefficients when LearnKernel is set (the SKL QP warm-started from the
-// previous round), re-fits KLR warm-started from the previous round (lambda
-// is chosen once, in round 0, by cross-validation when Options.Lambda is
-// zero), computes the class probabilities of the unlabeled points, tests
-// convergence (budget spent, entropy below EntropyStop, predictions
-// unchanged, no candidates left) and otherwise queries a batch.
+// not change, only their labels), or taken from LoopOptions.Cache. Each
+// round then: re-learns the spectral coefficients when LearnKernel is set
+// (the SKL QP warm-started from the previous round), re-fits KLR
+// warm-started from the previous round (lambda is chosen once, in round 0,
+// by cross-validation when Options.Lambda is zero), computes the class
+// probabilities of the unlabeled points, tests convergence (budget spent,
+// entropy below EntropyStop, predictions unchanged, no candidates left)
+// and otherwise queries a batch.
 //
 // There must be at least one unlabeled point (ErrNoCandidates otherwise).
 // Labels returned by the oracle must be classes of the initial labeled set.
@@ -219,7 +226,7 @@ func Loop(ctx context.Context, x *mat.Dense, labeled []int, labels []int, oracle
 	if oracle == nil && o.Budget > 0 {
 		return nil, nil, inputf(linalg.ErrSettings, "nil oracle with a budget of %d queries", o.Budget)
 	}
-	pr, err := prepare(ctx, x, labeled, labels, &o.Options)
+	pr, err := cachedPrepare(ctx, o.Cache, x, labeled, labels, &o.Options)
 	if err != nil {
 		return nil, nil, err
 	}

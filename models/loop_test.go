@@ -407,3 +407,56 @@ func TestLoopKeepsLastCompletedFit(t *testing.T) {
 		t.Errorf("the returned model predicts %v, the last completed fit %v", got, want)
 	}
 }
+
+// TestLoopCache: a loop that takes its basis from a BasisCache, filled by a
+// loop from another labeled set, runs as a loop without the cache (the
+// same queries and accuracies every round) and reports zero kernel and
+// eigen times in round 0. On the kNN graph of six separated clusters the
+// eigenvalue 1 is repeated six times, and the cached basis must be turned
+// to the loop's own labeled points (see TestBasisCacheLabeledSets).
+func TestLoopCache(t *testing.T) {
+	circ := circles(t, 40, 0.1, 3)
+	clusters, truth, _, _ := separatedClusters(6, 25, 0)
+	for _, tc := range []struct {
+		name   string
+		x      *mat.Dense
+		y      []int
+		opt    *LoopOptions
+		shared bool // the loop keeps a basis (not the Standard design's kernel)
+	}{
+		{"UKLR", circ.X, circ.Y, UKLR(Options{Seed: 9, Decay: 1}, 6, 2), true},
+		{"Truncated", circ.X, circ.Y, &LoopOptions{Options: Options{Design: Truncated, Seed: 9}, Budget: 6, Batch: 2}, true},
+		{"KLRRand", circ.X, circ.Y, KLRRand(Options{Seed: 9}, 6, 2), false},
+		{"kNN/Order", clusters, truth, &LoopOptions{Options: Options{Kernel: KernelSpec{Kind: KNN}, GraphK: 5, D: 10, Design: Order, Lambda: 0.01, Seed: 1}, LearnKernel: true, Budget: 6, Batch: 2}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			other, otherY, _ := pickLabeled(tc.y, 6, 1)
+			lab, ys, _ := pickLabeled(tc.y, 6, 2)
+			run := func(cache *BasisCache, lab, ys []int) []Round {
+				o := *tc.opt
+				o.Cache, o.Truth = cache, tc.y
+				_, r, err := Loop(ctx, tc.x, lab, ys, active.GroundTruth(tc.y), &o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			want := run(nil, lab, ys)
+			cache := &BasisCache{}
+			run(cache, other, otherY)
+			got := run(cache, lab, ys)
+			if len(got) != len(want) {
+				t.Fatalf("%d rounds with the cache, %d without", len(got), len(want))
+			}
+			for i := range want {
+				if !slices.Equal(got[i].Queried, want[i].Queried) || math.Abs(got[i].Accuracy-want[i].Accuracy) > 1e-12 {
+					t.Fatalf("round %d: queried %v, accuracy %v with the cache; %v, %v without", i, got[i].Queried, got[i].Accuracy, want[i].Queried, want[i].Accuracy)
+				}
+			}
+			if ts := got[0].Times; tc.shared && (ts.Kernel != 0 || ts.Eig != 0) {
+				t.Errorf("round 0 from the cache reports kernel %v and eigen %v", ts.Kernel, ts.Eig)
+			}
+		})
+	}
+}
