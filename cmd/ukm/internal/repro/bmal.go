@@ -114,7 +114,15 @@ func bmalMethod(name string, base *models.Options, learned bool, mk func(uint64)
 		st := v.(*bmalState)
 		r := (len(labeled) - bmalInitial) / bmalBatch
 		if r == 0 {
-			c, err := bmalRun(ctx, d, labeled, seed, base, learned, mk(seed))
+			b, err := d.memoize("bmal/bases", func() (any, error) { return &bmalBases{}, nil })
+			if err != nil {
+				return Trial{}, err
+			}
+			bases := b.(*bmalBases)
+			c, err := bmalRun(ctx, d, labeled, seed, base, learned, mk(seed), bases.forTrial(seed))
+			if err == nil {
+				bases.account(&c.times[0])
+			}
 			// A failed loop keeps its place, so that the later rows read
 			// the curves of their own trials, and fails them too.
 			c.err = err
@@ -140,9 +148,41 @@ func bmalMethod(name string, base *models.Options, learned bool, mk func(uint64)
 	}}
 }
 
-// bmalRun runs one active-learning loop from the labeled set and returns
-// its learning curve.
-func bmalRun(ctx context.Context, d *Data, labeled []int, seed uint64, base *models.Options, learned bool, sel active.Selector) (bmalCurve, error) {
+// bmalBases shares the base kernel's eigenpairs between the loops of one
+// trial: every column starts from the same labeled set with the same seed,
+// so each would compute the same basis. A new trial (a new seed) starts a
+// new cache, so that one trial's basis is held at a time.
+type bmalBases struct {
+	seed  uint64
+	cache *models.BasisCache
+	// kernel and eig are what the trial's basis cost the loop that
+	// computed it.
+	kernel, eig time.Duration
+}
+
+func (b *bmalBases) forTrial(seed uint64) *models.BasisCache {
+	if b.cache == nil || b.seed != seed {
+		b.seed, b.cache = seed, &models.BasisCache{}
+		b.kernel, b.eig = 0, 0
+	}
+	return b.cache
+}
+
+// account records the basis's cost from the round-0 times t of the loop
+// that computed it, and gives it to the loops that took the basis from the
+// cache (which report none), so that every column's times are what it
+// would cost run alone.
+func (b *bmalBases) account(t *models.StageTimes) {
+	if t.Kernel != 0 || t.Eig != 0 {
+		b.kernel, b.eig = t.Kernel, t.Eig
+		return
+	}
+	t.Kernel, t.Eig = b.kernel, b.eig
+}
+
+// bmalRun runs one active-learning loop from the labeled set, with the
+// trial's basis cache, and returns its learning curve.
+func bmalRun(ctx context.Context, d *Data, labeled []int, seed uint64, base *models.Options, learned bool, sel active.Selector, cache *models.BasisCache) (bmalCurve, error) {
 	o := *base
 	o.Seed = seed
 	o.Kernel.Kind, o.Classifier = models.RBF, models.KLR
@@ -157,7 +197,7 @@ func bmalRun(ctx context.Context, d *Data, labeled []int, seed uint64, base *mod
 		lo = &models.LoopOptions{Options: o.Trim(), Budget: bmalRounds * bmalBatch, Batch: bmalBatch}
 	}
 	rec := &recordingSelector{inner: sel}
-	lo.Selector = rec
+	lo.Selector, lo.Cache = rec, cache
 	lo.Truth = d.Y
 	m, rounds, err := models.Loop(ctx, d.X, labeled, labelsOf(d.Y, labeled), activeTruth(d.Y), lo)
 	if err != nil {

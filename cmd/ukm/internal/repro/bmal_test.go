@@ -168,3 +168,37 @@ func writeCSV(t *testing.T, path string, x *mat.Dense, y []int) {
 		t.Fatal(err)
 	}
 }
+
+// TestBMALSharedBasis: the columns of one trial, run with the trial's
+// shared basis, give the learning curves that each gives run alone, and
+// every column's round 0 carries the basis's cost.
+func TestBMALSharedBasis(t *testing.T) {
+	s, err := dataset.TwoMoons(60, 0.2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Data{X: s.X, Y: s.Y, Classes: 2}
+	labeled := []int{0, 1, 2, 3, 60, 61, 62, 63}
+	base := &models.Options{}
+	const seed = 7
+	bases := &bmalBases{}
+	for _, learned := range []bool{true, false} {
+		for _, sel := range bmalSelectors {
+			alone, err := bmalRun(context.Background(), d, labeled, seed, base, learned, sel.make(seed), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shared, err := bmalRun(context.Background(), d, labeled, seed, base, learned, sel.make(seed), bases.forTrial(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bases.account(&shared.times[0])
+			if fmt.Sprint(shared.metric) != fmt.Sprint(alone.metric) {
+				t.Errorf("%s (learned %v): curve %v with the shared basis, %v alone", sel.name, learned, shared.metric, alone.metric)
+			}
+			if shared.times[0].Kernel == 0 || shared.times[0].Eig == 0 {
+				t.Errorf("%s (learned %v): round 0 times %+v lack the basis's cost", sel.name, learned, shared.times[0])
+			}
+		}
+	}
+}
