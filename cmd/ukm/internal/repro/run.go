@@ -209,96 +209,121 @@ func (r *runner) onFailure(f Failure) {
 // data runs every cell of one data set into out. Its methods are built
 // for it alone, so that no state crosses data sets run at once.
 func (r *runner) data(ctx context.Context, name string, out *dataRun) error {
-	tab, cfg := r.tab, r.cfg
-	d, err := tab.load(cfg.DataDir, name)
+	d, err := r.tab.load(r.cfg.DataDir, name)
 	if err != nil {
 		return err
 	}
-	methods, err := tableMethods(tab, cfg) // Run checked the names
+	methods, err := tableMethods(r.tab, r.cfg) // Run checked the names
 	if err != nil {
 		return err
 	}
-	// Seeds follow the position in the full table, so a restricted run
-	// (-datasets, -sizes) draws the same labeled sets as the full one.
-	di := slices.Index(tab.Datasets, name)
 	for _, cl := range r.cells {
-		l := cl.l
-		si := slices.Index(tab.Sizes, l)
-		if cl.perClass != tab.PerClass {
-			si = len(tab.Sizes) + slices.Index(tab.PerClassSizes, l)
-		} else if si < 0 {
-			si = len(tab.Sizes) + l
-		}
-		if cl.perClass && !tab.PerClass && !classesAllow(d, l) {
-			r.progress(cfg.Trials)
+		if cl.perClass && !r.tab.PerClass && !classesAllow(d, cl.l) {
+			r.progress(r.cfg.Trials)
 			continue
 		}
-		group := make([]*Row, len(methods))
-		for mi, m := range methods {
-			group[mi] = &Row{Dataset: name, Labeled: l, PerClass: cl.perClass, Method: m.Name, NA: m.NA}
-			if p, ok := PublishedCell(tab.Name, name, m.Name, l); ok {
-				group[mi].Published = &p
-			}
+		if err := r.cell(ctx, name, d, methods, cl, out); err != nil {
+			return err
 		}
-		failed := make([]bool, cfg.Trials)
-		for trial := 0; trial < cfg.Trials; trial++ {
-			seed := trialSeed(cfg.Seed, di, si, trial)
-			rng := rand.New(rand.NewPCG(seed, 0x1abe1))
-			var labeled []int
-			if cl.perClass {
-				labeled, err = SampleStratified(rng, d.Y, d.Classes, l)
-			} else {
-				labeled, err = SampleLabeled(rng, d.Y, d.Classes, l)
-			}
-			if err != nil {
-				return fmt.Errorf("repro: %s l=%d: %w", name, l, err)
-			}
-			if cfg.Draws != nil {
-				if err := writeDraw(&out.draws, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Seed: seed, Idx: labeled}); err != nil {
-					return err
-				}
-			}
-			if cfg.DrawsOnly {
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			for mi, m := range methods {
-				if m.NA {
-					continue
-				}
-				var tr Trial
-				var err error
-				if m.Peer {
-					tr, err = cfg.Peers.trial(m.Name, Draw{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial})
-				} else {
-					tr, err = m.Run(ctx, d, labeled, seed)
-				}
-				row := group[mi]
-				if err != nil {
-					var fe fatalError
-					if m.Peer || ctx.Err() != nil || errors.As(err, &fe) {
-						// A peer file without this draw is the wrong
-						// file, a cancelled run stops, and so does a
-						// misuse of the table.
-						return fmt.Errorf("repro: %s l=%d trial %d %s: %w", name, l, trial, m.Name, err)
-					}
-					f := Failure{Dataset: name, Labeled: l, PerClass: cl.perClass, Trial: trial, Method: m.Name, Err: err}
-					out.failures = append(out.failures, f)
-					r.onFailure(f)
-					failed[trial] = true
-					row.acc = append(row.acc, math.NaN())
-					continue
-				}
-				row.add(tr, len(d.Y)-len(labeled), m.Peer)
-			}
-			r.progress(1)
-		}
-		finishGroup(group, failed)
-		out.rows = append(out.rows, group...)
 	}
 	return nil
+}
+
+// sizeIndex is the position of a cell's size in the full table, from which
+// its trials' seeds follow, so that a restricted run (-datasets, -sizes)
+// draws the same labeled sets as the full one.
+func sizeIndex(tab *Table, cl sizeCell) int {
+	si := slices.Index(tab.Sizes, cl.l)
+	if cl.perClass != tab.PerClass {
+		return len(tab.Sizes) + slices.Index(tab.PerClassSizes, cl.l)
+	}
+	if si < 0 {
+		return len(tab.Sizes) + cl.l
+	}
+	return si
+}
+
+// cell runs the trials of one cell (a data set and a label count) and
+// appends its rows, one per method, to out.
+func (r *runner) cell(ctx context.Context, name string, d *Data, methods []Method, cl sizeCell, out *dataRun) error {
+	tab, cfg := r.tab, r.cfg
+	di, si := slices.Index(tab.Datasets, name), sizeIndex(tab, cl)
+	group := make([]*Row, len(methods))
+	for mi, m := range methods {
+		group[mi] = &Row{Dataset: name, Labeled: cl.l, PerClass: cl.perClass, Method: m.Name, NA: m.NA}
+		if p, ok := PublishedCell(tab.Name, name, m.Name, cl.l); ok {
+			group[mi].Published = &p
+		}
+	}
+	failed := make([]bool, cfg.Trials)
+	for trial := 0; trial < cfg.Trials; trial++ {
+		seed := trialSeed(cfg.Seed, di, si, trial)
+		rng := rand.New(rand.NewPCG(seed, 0x1abe1))
+		var labeled []int
+		var err error
+		if cl.perClass {
+			labeled, err = SampleStratified(rng, d.Y, d.Classes, cl.l)
+		} else {
+			labeled, err = SampleLabeled(rng, d.Y, d.Classes, cl.l)
+		}
+		if err != nil {
+			return fmt.Errorf("repro: %s l=%d: %w", name, cl.l, err)
+		}
+		draw := Draw{Dataset: name, Labeled: cl.l, PerClass: cl.perClass, Trial: trial, Seed: seed, Idx: labeled}
+		if cfg.Draws != nil {
+			if err := writeDraw(&out.draws, draw); err != nil {
+				return err
+			}
+		}
+		if cfg.DrawsOnly {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if failed[trial], err = r.trial(ctx, d, methods, group, draw, out); err != nil {
+			return err
+		}
+		r.progress(1)
+	}
+	finishGroup(group, failed)
+	out.rows = append(out.rows, group...)
+	return nil
+}
+
+// trial runs every method on one draw, adding each outcome to its row of
+// group. A method that fails records a Failure and a NaN, and failed is
+// set; the error returned stops the run (a peer file without this draw, a
+// cancelled context, a misuse of the table).
+func (r *runner) trial(ctx context.Context, d *Data, methods []Method, group []*Row, draw Draw, out *dataRun) (failed bool, err error) {
+	key := Draw{Dataset: draw.Dataset, Labeled: draw.Labeled, PerClass: draw.PerClass, Trial: draw.Trial}
+	for mi, m := range methods {
+		if m.NA {
+			continue
+		}
+		var tr Trial
+		var err error
+		if m.Peer {
+			tr, err = r.cfg.Peers.trial(m.Name, key)
+		} else {
+			tr, err = m.Run(ctx, d, draw.Idx, draw.Seed)
+		}
+		row := group[mi]
+		if err != nil {
+			var fe fatalError
+			if m.Peer || ctx.Err() != nil || errors.As(err, &fe) {
+				return failed, fmt.Errorf("repro: %s l=%d trial %d %s: %w", draw.Dataset, draw.Labeled, draw.Trial, m.Name, err)
+			}
+			f := Failure{Dataset: draw.Dataset, Labeled: draw.Labeled, PerClass: draw.PerClass, Trial: draw.Trial, Method: m.Name, Err: err}
+			out.failures = append(out.failures, f)
+			r.onFailure(f)
+			failed = true
+			row.acc = append(row.acc, math.NaN())
+			continue
+		}
+		row.add(tr, len(d.Y)-len(draw.Idx), m.Peer)
+	}
+	return failed, nil
 }
 
 // add records one trial's outcome in the row; unlabeled is the number of
