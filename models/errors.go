@@ -21,8 +21,9 @@ var (
 	// probabilities.
 	ErrNoProbability = errors.New("models: the SVM classifier gives no class probabilities")
 	// ErrNoCandidates reports an active-learning loop without unlabeled
-	// points to query.
-	ErrNoCandidates = errors.New("models: no unlabeled candidates")
+	// points to query; it is a kind of linalg.ErrSettings (errors.Is finds
+	// both, and linalg.ErrInvalid).
+	ErrNoCandidates = linalg.NewKind("no unlabeled candidates", linalg.ErrSettings)
 )
 
 // inputf returns an input error of the given kind (a linalg.ErrInvalid kind).

@@ -58,6 +58,14 @@ type LoopOptions struct {
 	// BasisCache). Round 0 of a loop that reuses it reports zero kernel and
 	// eigen times.
 	Cache *BasisCache
+	// Holdout, if not empty, lists points that are never queried: a test
+	// set inside x, whose points still enter the kernel as unlabeled data.
+	// Every round then reports their predicted classes (Round.Holdout),
+	// and with Truth its Accuracy is measured on them instead of on the
+	// points still unlabeled, so that selectors compared from one labeled
+	// set are measured on the same points. They must be distinct and not
+	// labeled, and leave at least one point to query.
+	Holdout []int
 }
 
 // Round reports one round of an active-learning loop: the fit on Labeled
@@ -72,8 +80,12 @@ type Round struct {
 	// MaxEntropy is the largest entropy (natural log) of the predicted class
 	// distribution over the unlabeled points (0 if none remain).
 	MaxEntropy float64
-	// Accuracy on the unlabeled points, NaN without LoopOptions.Truth.
+	// Accuracy on the unlabeled points (on LoopOptions.Holdout, when set),
+	// NaN without LoopOptions.Truth.
 	Accuracy float64
+	// Holdout holds the predicted classes of the LoopOptions.Holdout
+	// points, in their order (nil without a holdout).
+	Holdout []int
 	// Queried holds the points queried at the end of the round (empty in
 	// the last round).
 	Queried []int
@@ -184,6 +196,31 @@ func (lo *LoopOptions) check(n int) error {
 	return nil
 }
 
+// checkHoldout checks LoopOptions.Holdout against the n points and the
+// labeled ones.
+func checkHoldout(holdout, labeled []int, n int) error {
+	if len(holdout) == 0 {
+		return nil
+	}
+	seen := make([]bool, n)
+	for _, i := range labeled {
+		seen[i] = true
+	}
+	for _, i := range holdout {
+		switch {
+		case i < 0 || i >= n:
+			return inputf(linalg.ErrShape, "held-out point %d outside the %d points", i, n)
+		case seen[i]:
+			return inputf(linalg.ErrSettings, "held-out point %d is labeled or listed twice", i)
+		}
+		seen[i] = true
+	}
+	if len(labeled)+len(holdout) == n {
+		return inputf(ErrNoCandidates, "no unlabeled candidates: the %d labeled and %d held-out points leave none to query", len(labeled), len(holdout))
+	}
+	return nil
+}
+
 // Loop runs pool-based active learning (KDD'06 Fig. 6) from the labeled
 // points of x, asking oracle for the labels of the points it selects, and
 // returns the final model with one Round per fit.
@@ -221,7 +258,10 @@ func Loop(ctx context.Context, x *mat.Dense, labeled []int, labels []int, oracle
 		return nil, nil, err
 	}
 	if len(labeled) == n {
-		return nil, nil, inputf(linalg.ErrSettings, "%w: all %d points are labeled", ErrNoCandidates, n)
+		return nil, nil, inputf(ErrNoCandidates, "no unlabeled candidates: all %d points are labeled", n)
+	}
+	if err := checkHoldout(o.Holdout, labeled, n); err != nil {
+		return nil, nil, err
 	}
 	if oracle == nil && o.Budget > 0 {
 		return nil, nil, inputf(linalg.ErrSettings, "nil oracle with a budget of %d queries", o.Budget)
@@ -261,6 +301,9 @@ func Loop(ctx context.Context, x *mat.Dense, labeled []int, labels []int, oracle
 		t0 := time.Now()
 		rd.Alignment = lp.alignment
 		rd.MaxEntropy, rd.Accuracy = lp.evaluate()
+		if len(o.Holdout) > 0 {
+			rd.Holdout, rd.Accuracy = lp.holdout()
+		}
 		unchanged := r > 0 && lp.unchanged()
 		stop := spent >= o.Budget || len(lp.unl) == 0 ||
 			(o.EntropyStop > 0 && rd.MaxEntropy < o.EntropyStop) ||
@@ -332,8 +375,12 @@ func newLoop(pr *prep, o *LoopOptions, labeled, labels []int) *loop {
 	for _, i := range labeled {
 		lp.inL[i] = true
 	}
+	held := make([]bool, n)
+	for _, i := range o.Holdout {
+		held[i] = true
+	}
 	for i := 0; i < n; i++ {
-		if !lp.inL[i] {
+		if !lp.inL[i] && !held[i] {
 			lp.unl = append(lp.unl, i)
 		}
 	}

@@ -81,6 +81,37 @@ func (lp *loop) evaluate() (maxH, acc float64) {
 	return maxH, acc
 }
 
+// holdout returns the predicted classes of the held-out points, from the
+// decision values evaluate computed over all n points (the same rule as
+// there), and their accuracy (NaN without truth).
+func (lp *loop) holdout() ([]int, float64) {
+	n := lp.pr.n
+	nm := len(lp.mm.Models)
+	pred := make([]int, len(lp.opt.Holdout))
+	right := 0
+	for a, i := range lp.opt.Holdout {
+		if nm == 1 {
+			if lp.dec[i] > 0 {
+				pred[a] = 1
+			}
+		} else {
+			for k := 1; k < nm; k++ {
+				if lp.dec[k*n+i] > lp.dec[pred[a]*n+i] {
+					pred[a] = k
+				}
+			}
+		}
+		if lp.opt.Truth != nil && pred[a] == lp.opt.Truth[i] {
+			right++
+		}
+	}
+	acc := math.NaN()
+	if lp.opt.Truth != nil {
+		acc = float64(right) / float64(len(pred))
+	}
+	return pred, acc
+}
+
 // unchanged reports whether the predictions on the current unlabeled points
 // equal those of the previous round, and saves the current ones.
 func (lp *loop) unchanged() bool {

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ukm/dataset"
 	"ukm/dataset/datatest"
 	"ukm/linalg"
 	"ukm/models/active"
@@ -288,6 +289,10 @@ func TestLoopBadInput(t *testing.T) {
 		{"truth length", lab, ys, truth, LoopOptions{Budget: 1, Truth: []int{0, 1}}, nil},
 		{"truth label", lab, ys, truth, LoopOptions{Budget: 1, Truth: append(make([]int, 19), 5)}, nil},
 		{"all labeled", all, s.Y, truth, LoopOptions{Budget: 1}, ErrNoCandidates},
+		{"held-out point out of range", lab, ys, truth, LoopOptions{Budget: 1, Holdout: []int{20}}, linalg.ErrShape},
+		{"held-out point labeled", lab, ys, truth, LoopOptions{Budget: 1, Holdout: []int{lab[0]}}, nil},
+		{"held-out point twice", lab, ys, truth, LoopOptions{Budget: 1, Holdout: []int{complementOf(lab, 20)[0], complementOf(lab, 20)[0]}}, nil},
+		{"nothing left to query", lab, ys, truth, LoopOptions{Budget: 1, Holdout: complementOf(lab, 20)}, ErrNoCandidates},
 		{"nil oracle", lab, ys, nil, LoopOptions{Budget: 1}, nil},
 		{"oracle label", lab, ys, badOracle{7}, LoopOptions{Budget: 1}, nil},
 		{"C below 1", lab, ys, truth, LoopOptions{Options: Options{Decay: 0.5}, Budget: 1}, nil},
@@ -456,6 +461,80 @@ func TestLoopCache(t *testing.T) {
 			}
 			if ts := got[0].Times; tc.shared && (ts.Kernel != 0 || ts.Eig != 0) {
 				t.Errorf("round 0 from the cache reports kernel %v and eigen %v", ts.Kernel, ts.Eig)
+			}
+		})
+	}
+}
+
+// complementOf returns the points of 0..n-1 not in idx, ascending.
+func complementOf(idx []int, n int) []int {
+	in := make([]bool, n)
+	for _, i := range idx {
+		in[i] = true
+	}
+	var out []int
+	for i := range n {
+		if !in[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// TestLoopHoldout: held-out points are never queried; every round reports
+// their predictions, which are the final model's in the last round, and
+// the accuracy on them; the queries come from the other points only.
+func TestLoopHoldout(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		classes int
+		opt     func() *LoopOptions
+	}{
+		{"UKLR/binary", 2, func() *LoopOptions { return UKLR(Options{Seed: 3, Decay: 1}, 20, 5) }},
+		{"UKLR/three classes", 3, func() *LoopOptions { return UKLR(Options{Seed: 3, Decay: 1}, 20, 5) }},
+		{"KLRRand/binary", 2, func() *LoopOptions { return KLRRand(Options{Seed: 3}, 20, 5) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := dataset.Blobs(120, 3, tc.classes, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lab, ys, unl := pickLabeled(s.Y, 2*tc.classes, 2)
+			held := unl[:40]
+			o := tc.opt()
+			o.Holdout, o.Truth = held, s.Y
+			m, rounds, err := Loop(context.Background(), s.X, lab, ys, active.GroundTruth(s.Y), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rounds) != 5 {
+				t.Fatalf("%d rounds, want 5", len(rounds))
+			}
+			for _, r := range rounds {
+				for _, q := range r.Queried {
+					if slices.Contains(held, q) {
+						t.Fatalf("round %d queried held-out point %d", r.Index, q)
+					}
+				}
+				if len(r.Holdout) != len(held) {
+					t.Fatalf("round %d: %d held-out predictions for %d points", r.Index, len(r.Holdout), len(held))
+				}
+				right := 0
+				for a, i := range held {
+					if r.Holdout[a] == s.Y[i] {
+						right++
+					}
+				}
+				if want := float64(right) / float64(len(held)); r.Accuracy != want {
+					t.Errorf("round %d: accuracy %v, want %v on the held-out points", r.Index, r.Accuracy, want)
+				}
+			}
+			pred, err := m.PredictRows(nil, held)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := rounds[len(rounds)-1]; !slices.Equal(pred, last.Holdout) {
+				t.Errorf("the final model predicts %v on the held-out points, the last round reported %v", pred, last.Holdout)
 			}
 		})
 	}

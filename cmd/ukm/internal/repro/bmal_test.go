@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +113,7 @@ func TestBMALTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeCSV(t, filepath.Join(dir, "moons.csv"), s.X, s.Y)
-	registry["bmal-test"] = bmalTable("bmal-test", []string{"moons"})
+	registry["bmal-test"] = bmalTable("bmal-test", []string{"moons"}, false)
 	defer delete(registry, "bmal-test")
 	res, err := Run(context.Background(), Config{Table: "bmal-test", DataDir: dir, Trials: 2, Seed: 1})
 	if err != nil {
@@ -142,7 +143,7 @@ func TestBMALTable(t *testing.T) {
 		}
 	}
 	// A run restricted to later rows cannot read curves it never ran.
-	registry["bmal-test"] = bmalTable("bmal-test", []string{"moons"})
+	registry["bmal-test"] = bmalTable("bmal-test", []string{"moons"}, false)
 	if _, err := Run(context.Background(), Config{Table: "bmal-test", DataDir: dir, Trials: 1, Sizes: []int{30}}); err == nil {
 		t.Error("a run without the first row gave no error")
 	}
@@ -184,11 +185,11 @@ func TestBMALSharedBasis(t *testing.T) {
 	bases := &bmalBases{}
 	for _, learned := range []bool{true, false} {
 		for _, sel := range bmalSelectors {
-			alone, err := bmalRun(context.Background(), d, labeled, seed, base, learned, sel.make(seed), nil)
+			alone, err := bmalRun(context.Background(), d, labeled, seed, base, learned, false, sel.make(seed), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			shared, err := bmalRun(context.Background(), d, labeled, seed, base, learned, sel.make(seed), bases.forTrial(seed))
+			shared, err := bmalRun(context.Background(), d, labeled, seed, base, learned, false, sel.make(seed), bases.forTrial(seed))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,5 +201,99 @@ func TestBMALSharedBasis(t *testing.T) {
 				t.Errorf("%s (learned %v): round 0 times %+v lack the basis's cost", sel.name, learned, shared.times[0])
 			}
 		}
+	}
+}
+
+// TestBMALHoldout: the held-out points are a third of the points outside
+// the labeled set, the same for a seed; every column of a trial starts from
+// the same score on them, and an imbalanced binary set is scored by F1 on
+// them (the loop's predictions there).
+func TestBMALHoldout(t *testing.T) {
+	labeled := []int{0, 1, 2, 3, 60, 61, 62, 63}
+	held := bmalHoldout(120, labeled, 5)
+	if len(held) != (120-len(labeled))/3 || !slices.IsSorted(held) {
+		t.Fatalf("held-out points %v: want %d, ascending", held, (120-len(labeled))/3)
+	}
+	for a, i := range held {
+		if slices.Contains(labeled, i) || (a > 0 && held[a-1] == i) {
+			t.Fatalf("held-out point %d is labeled or repeated", i)
+		}
+	}
+	if again := bmalHoldout(120, labeled, 5); !slices.Equal(again, held) {
+		t.Errorf("the same seed held out %v, then %v", held, again)
+	}
+	if other := bmalHoldout(120, labeled, 6); slices.Equal(other, held) {
+		t.Errorf("seeds 5 and 6 held out the same points")
+	}
+	s, err := dataset.TwoMoons(100, 0.2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The moons with every other point of class 1 dropped: imbalanced
+	// (a third of the points in class 1), scored by F1.
+	var keep []int
+	for i, y := range s.Y {
+		if y == 0 || i%2 == 1 {
+			keep = append(keep, i)
+		}
+	}
+	x := mat.NewDense(len(keep), 2, nil)
+	y := make([]int, len(keep))
+	for a, i := range keep {
+		x.SetRow(a, s.X.RawRowView(i))
+		y[a] = s.Y[i]
+	}
+	for _, tc := range []struct {
+		name string
+		d    *Data
+	}{{"balanced", &Data{X: s.X, Y: s.Y, Classes: 2}}, {"imbalanced", &Data{X: x, Y: y, Classes: 2}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var lab []int
+			for c := range 2 {
+				for i, yi := range tc.d.Y {
+					if yi == c && len(lab) < 4*(c+1) {
+						lab = append(lab, i)
+					}
+				}
+			}
+			var start []float64
+			for _, sel := range bmalSelectors {
+				c, err := bmalRun(context.Background(), tc.d, lab, 7, &models.Options{}, true, true, sel.make(7), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(c.metric) != bmalRounds+1 {
+					t.Fatalf("%s: %d rounds", sel.name, len(c.metric))
+				}
+				start = append(start, c.metric[0])
+			}
+			for _, v := range start[1:] {
+				if v != start[0] {
+					t.Errorf("round 0 on the held-out points: %v, not the same for every selector", start)
+				}
+			}
+			// Round 0 is the model of the initial labels: its score on
+			// the held-out points, recomputed from a plain fit.
+			o := models.Options{Seed: 7, Kernel: models.KernelSpec{Kind: models.RBF}, Design: models.SKL}
+			m, err := models.Fit(context.Background(), tc.d.X, lab, labelsOf(tc.d.Y, lab), &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held := bmalHoldout(len(tc.d.Y), lab, 7)
+			pred, err := m.PredictRows(nil, held)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := accuracy(pred, held, tc.d.Y)
+			if isImbalanced(tc.d) {
+				want = minorityF1(pred, held, tc.d.Y, minorityClass(tc.d))
+			}
+			if math.Abs(start[0]-want) > 1e-9 {
+				t.Errorf("round 0 scores %v on the held-out points, a plain fit %v", start[0], want)
+			}
+		})
+	}
+	if isImbalanced(&Data{Y: y, Classes: 2}) != true {
+		t.Errorf("the imbalanced set is not scored by F1")
 	}
 }

@@ -165,11 +165,11 @@ func (s failingSelector) Select(dst []int, probs mat.Matrix, k int) ([]int, erro
 func TestBMALFailedLoop(t *testing.T) {
 	dir := moonsDir(t)
 	seeds := map[uint64]int{}
-	tab := bmalTable("bmal-failing-test", []string{"moons"})
+	tab := bmalTable("bmal-failing-test", []string{"moons"}, false)
 	tab.Methods = func(base *models.Options) []Method {
 		return []Method{
-			bmalMethod("Entropy/RBF", base, false, func(uint64) active.Selector { return active.Entropy{} }),
-			bmalMethod("Fails/RBF", base, false, func(seed uint64) active.Selector {
+			bmalMethod("Entropy/RBF", base, false, false, func(uint64) active.Selector { return active.Entropy{} }),
+			bmalMethod("Fails/RBF", base, false, false, func(seed uint64) active.Selector {
 				seeds[seed]++
 				var calls int
 				if len(seeds) == 2 {
