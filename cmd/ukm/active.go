@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
+	"slices"
 
 	"ukm/models"
 	"ukm/models/active"
@@ -15,7 +17,7 @@ import (
 // activeCmd runs the active-learning loop on a fully labeled file: it keeps
 // -labels of the labels, answers the loop's queries from the labels it held
 // back, and writes the learning curve (the accuracy on the rows still
-// unlabeled after every round).
+// unlabeled after every round, or on held-out rows with -holdout).
 func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("active", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -28,6 +30,7 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	sel := fs.String("select", "", "how each round's batch is chosen, replacing the strategy's: entropy, margin, random, fisher (batch-mode active learning by Fisher information, Hoi's thesis ch. 4) or kcenter (farthest-first among the 5 batch most uncertain); empty: the strategy's")
 	shortlist := fs.Int("shortlist", 0, "with -select fisher: choose the batch among the N batch most uncertain rows (0: the whole pool, as the thesis)")
 	shortlistPool := fs.Bool("shortlist-pool", false, "with -shortlist: the Fisher matrix of the shortlisted rows alone, as if they were the pool (default: of the whole pool)")
+	holdout := fs.Float64("holdout", 0, "hold out this fraction of the rows not labeled at the start (drawn with -seed): never queried, and the accuracy of every round is measured on them (0: on the rows still unlabeled)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	format := fs.String("format", "csv", "output format: csv or json")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
@@ -51,6 +54,8 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("active: -shortlist applies to -select fisher only")
 	case *shortlistPool && *shortlist == 0:
 		return fmt.Errorf("active: -shortlist-pool needs -shortlist N")
+	case !(*holdout >= 0 && *holdout < 1):
+		return fmt.Errorf("active: -holdout must be a fraction in [0, 1), got %v", *holdout)
 	}
 	opt, err := mf.options()
 	if err != nil {
@@ -109,6 +114,7 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		labels[a] = truth[i]
 	}
 	lo.Truth = truth
+	lo.Holdout = holdoutRows(len(truth), labeled, *holdout, *seed)
 	if !*quiet {
 		lo.Progress = func(r models.Round) {
 			fmt.Fprintf(stderr, "active: round %d, %d labeled, accuracy %.4f\n", r.Index, r.Labeled, r.Accuracy)
@@ -119,6 +125,30 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	return writeCurve(stdout, *format, rounds)
+}
+
+// holdoutRows returns the fraction frac (rounded down) of the n rows
+// outside labeled, drawn uniformly with the seed, ascending; nil for 0.
+func holdoutRows(n int, labeled []int, frac float64, seed uint64) []int {
+	in := make([]bool, n)
+	for _, i := range labeled {
+		in[i] = true
+	}
+	var rest []int
+	for i := range n {
+		if !in[i] {
+			rest = append(rest, i)
+		}
+	}
+	k := int(frac * float64(len(rest)))
+	if k == 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x401d0))
+	rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	held := rest[:k]
+	slices.Sort(held)
+	return held
 }
 
 // curvePoint is one round of the learning curve.

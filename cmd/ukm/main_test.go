@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -513,6 +514,7 @@ func TestActiveCommand(t *testing.T) {
 		{"-select", "fisher", "-shortlist", "3"},
 		{"-select", "fisher", "-shortlist", "3", "-shortlist-pool"},
 		{"-select", "kcenter", "-strategy", "klr-active"},
+		{"-holdout", "0.3"},
 	} {
 		t.Run(strings.Join(extra, " "), func(t *testing.T) {
 			out, _, err := runCmd(t, append(slices.Clone(base), extra...)...)
@@ -536,10 +538,50 @@ func TestActiveCommand(t *testing.T) {
 		{"-select", "fisher", "-shortlist", "-1"},
 		{"-select", "fisher", "-shortlist-pool"},
 		{"-select", "fisher", "-strategy", "klr-rand"},
+		{"-holdout", "1"},
+		{"-holdout", "-0.1"},
+		{"-holdout", "NaN"},
 	} {
 		if _, _, err := runCmd(t, append(slices.Clone(base), bad...)...); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
+	}
+}
+
+// TestActiveHoldout: with -holdout the accuracy of every round is measured
+// on the held-out rows (0.34 of the 172 rows not labeled at the start: 58
+// rows), so it is a multiple of 1/58; the held-out rows are outside the
+// labeled ones, and none for a fraction 0.
+func TestActiveHoldout(t *testing.T) {
+	dir := dataDir(t)
+	out, _, err := runCmd(t, "active", "-data", dir+"/wine.csv", "-labels", "6", "-budget", "6", "-batch", "3", "-holdout", "0.34", "-format", "json", "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pts []curvePoint
+	if err := json.Unmarshal([]byte(out), &pts); err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 3 {
+		t.Fatalf("%d rounds, want 3", len(pts))
+	}
+	for _, p := range pts {
+		if k := p.Accuracy * 58; math.Abs(k-math.Round(k)) > 1e-9 {
+			t.Errorf("round %d: accuracy %v is not a multiple of 1/58", p.Round, p.Accuracy)
+		}
+	}
+	labeled := []int{0, 5, 9}
+	held := holdoutRows(20, labeled, 0.5, 3)
+	if len(held) != 8 || !slices.IsSorted(held) {
+		t.Fatalf("held-out rows %v: want 8, ascending", held)
+	}
+	for _, i := range held {
+		if slices.Contains(labeled, i) {
+			t.Errorf("held-out row %d is labeled", i)
+		}
+	}
+	if held := holdoutRows(20, labeled, 0, 3); held != nil {
+		t.Errorf("a fraction 0 held out %v", held)
 	}
 }
 
