@@ -30,9 +30,16 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	draws := fs.String("draws", "", "write every labeled set drawn as a JSON line to this file (for bench/peers)")
 	peers := fs.String("peers", "", "JSON lines of the peer tools' accuracies on this table's draws (bench/peers/baselines.sh)")
 	drawsOnly := fs.Bool("draws-only", false, "with -draws: write the labeled sets and run nothing")
+	pool := fs.String("pool", "", "comma-separated -json files of runs of thesis-bmal or thesis-bmal-test with distinct seeds: print the Fisher columns' areas minus top-k entropy's pooled over their trials, and run nothing")
 	mf.register(fs, "skl")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *pool != "" {
+		if len(setFlags(fs)) > 1 {
+			return fmt.Errorf("reproduce: -pool reads finished runs and takes no other flag")
+		}
+		return poolRuns(stdout, strings.Split(*pool, ","))
 	}
 	if *table == "" {
 		return fmt.Errorf("reproduce: -table is required (%s)", strings.Join(repro.Tables(), ", "))
@@ -136,4 +143,18 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("reproduce: %d trials failed; the table leaves their draws out (listed under it)", n)
 	}
 	return nil
+}
+
+// poolRuns writes repro.PoolAreas of the JSON files.
+func poolRuns(w io.Writer, names []string) error {
+	var files []io.Reader
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("reproduce: %w", err)
+		}
+		defer f.Close()
+		files = append(files, f)
+	}
+	return repro.PoolAreas(w, files, names)
 }

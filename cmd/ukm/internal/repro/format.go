@@ -205,6 +205,9 @@ type jsonRow struct {
 	Unreached        int `json:"unreached,omitempty"`
 	UnreachedCorrect int `json:"unreached_correct,omitempty"`
 	Unlabeled        int `json:"unlabeled,omitempty"`
+	// Values holds every trial's metric, in trial order (null for a draw
+	// that failed), so that runs can be pooled (PoolAreas).
+	Values []*float64 `json:"values,omitempty"`
 }
 
 type jsonSeconds struct {
@@ -248,6 +251,13 @@ func (r *Result) JSON(w io.Writer) error {
 				j.Mean, j.StdErr, j.PValue = nil, nil, nil
 			}
 			j.Trials = row.Summary.N
+			for _, v := range row.acc {
+				if math.IsNaN(v) {
+					j.Values = append(j.Values, nil)
+					continue
+				}
+				j.Values = append(j.Values, &v)
+			}
 			j.Seconds = jsonSeconds{row.Seconds.Kernel, row.Seconds.Eig, row.Seconds.QP, row.Seconds.Fit, row.Seconds.Total}
 		}
 		if row.Published != nil {
