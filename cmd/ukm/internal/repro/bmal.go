@@ -18,7 +18,8 @@ import (
 // (Hoi's thesis, chapter 4) against the selectors that score each point on
 // its own. A table row is a number of labels (20 at the start, then +10 per
 // round), a column a selector on one kernel; a cell is the metric on the
-// points still unlabeled after that round, over the trials. The whole
+// points still unlabeled after that round (thesis-bmal) or on held-out
+// points (thesis-bmal-test), over the trials. The whole
 // curve of a trial is one run of models.Loop: the first row runs it, the
 // later rows read its rounds.
 
