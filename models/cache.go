@@ -93,15 +93,8 @@ func cachedPrepare(ctx context.Context, c *BasisCache, x *mat.Dense, labeled, la
 	if c == nil {
 		return prepare(ctx, x, labeled, labels, opt)
 	}
-	n, classes, err := checkData(x, labeled, labels)
+	r, _, classes, err := resolveData(x, labeled, labels, opt)
 	if err != nil {
-		return nil, err
-	}
-	r, err := opt.resolve(n)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.resolveImages(x.RawMatrix().Cols); err != nil {
 		return nil, err
 	}
 	key := basisKey(&r)

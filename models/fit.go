@@ -205,6 +205,21 @@ func prepareShared(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	return prepareStages(ctx, x, labeled, labels, opt, false, sh)
 }
 
+// resolveData checks the data and labels and resolves opt for them: the
+// options a basis is computed with, the number of points and of classes.
+func resolveData(x *mat.Dense, labeled, labels []int, opt *Options) (r resolved, n, classes int, err error) {
+	if n, classes, err = checkData(x, labeled, labels); err != nil {
+		return r, 0, 0, err
+	}
+	if r, err = opt.resolve(n); err != nil {
+		return r, 0, 0, err
+	}
+	if err = r.resolveImages(x.RawMatrix().Cols); err != nil {
+		return r, 0, 0, err
+	}
+	return r, n, classes, nil
+}
+
 // prepareStages is prepare; with kernelOnly it stops before the
 // eigenpairs, leaving the operator and trace in pr.op and pr.trace (for the
 // stage benchmarks).
@@ -212,15 +227,8 @@ func prepareStages(ctx context.Context, x *mat.Dense, labeled, labels []int, opt
 	if ctx == nil {
 		return nil, inputf(linalg.ErrSettings, "nil context")
 	}
-	n, classes, err := checkData(x, labeled, labels)
+	r, n, classes, err := resolveData(x, labeled, labels, opt)
 	if err != nil {
-		return nil, err
-	}
-	r, err := opt.resolve(n)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.resolveImages(x.RawMatrix().Cols); err != nil {
 		return nil, err
 	}
 	if err := r.checkMemory(n, x.RawMatrix().Cols, len(labeled)); err != nil {

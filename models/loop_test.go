@@ -268,7 +268,7 @@ func (o badOracle) Label(_ context.Context, idx []int) ([]int, error) {
 // TestLoopBadInput: every invalid setting is an error wrapping linalg.ErrInvalid.
 func TestLoopBadInput(t *testing.T) {
 	s := circles(t, 10, 0.1, 1)
-	lab, ys, _ := pickLabeled(s.Y, 4, 1)
+	lab, ys, unl := pickLabeled(s.Y, 4, 1)
 	all := make([]int, 20)
 	for i := range all {
 		all[i] = i
@@ -291,8 +291,8 @@ func TestLoopBadInput(t *testing.T) {
 		{"all labeled", all, s.Y, truth, LoopOptions{Budget: 1}, ErrNoCandidates},
 		{"held-out point out of range", lab, ys, truth, LoopOptions{Budget: 1, Holdout: []int{20}}, linalg.ErrShape},
 		{"held-out point labeled", lab, ys, truth, LoopOptions{Budget: 1, Holdout: []int{lab[0]}}, nil},
-		{"held-out point twice", lab, ys, truth, LoopOptions{Budget: 1, Holdout: []int{complementOf(lab, 20)[0], complementOf(lab, 20)[0]}}, nil},
-		{"nothing left to query", lab, ys, truth, LoopOptions{Budget: 1, Holdout: complementOf(lab, 20)}, ErrNoCandidates},
+		{"held-out point twice", lab, ys, truth, LoopOptions{Budget: 1, Holdout: []int{unl[0], unl[0]}}, nil},
+		{"nothing left to query", lab, ys, truth, LoopOptions{Budget: 1, Holdout: unl}, ErrNoCandidates},
 		{"nil oracle", lab, ys, nil, LoopOptions{Budget: 1}, nil},
 		{"oracle label", lab, ys, badOracle{7}, LoopOptions{Budget: 1}, nil},
 		{"C below 1", lab, ys, truth, LoopOptions{Options: Options{Decay: 0.5}, Budget: 1}, nil},
@@ -464,21 +464,6 @@ func TestLoopCache(t *testing.T) {
 			}
 		})
 	}
-}
-
-// complementOf returns the points of 0..n-1 not in idx, ascending.
-func complementOf(idx []int, n int) []int {
-	in := make([]bool, n)
-	for _, i := range idx {
-		in[i] = true
-	}
-	var out []int
-	for i := range n {
-		if !in[i] {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // TestLoopHoldout: held-out points are never queried; every round reports

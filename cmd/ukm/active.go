@@ -130,16 +130,7 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // holdoutRows returns the fraction frac (rounded down) of the n rows
 // outside labeled, drawn uniformly with the seed, ascending; nil for 0.
 func holdoutRows(n int, labeled []int, frac float64, seed uint64) []int {
-	in := make([]bool, n)
-	for _, i := range labeled {
-		in[i] = true
-	}
-	var rest []int
-	for i := range n {
-		if !in[i] {
-			rest = append(rest, i)
-		}
-	}
+	rest := others(n, labeled)
 	k := int(frac * float64(len(rest)))
 	if k == 0 {
 		return nil
