@@ -43,20 +43,11 @@ func (lp *loop) evaluate() (maxH, acc float64) {
 		if nm == 1 {
 			q := klr.Sigmoid(lp.dec[i])
 			p[0], p[1] = 1-q, q
-			lp.pred[i] = 0
-			if lp.dec[i] > 0 {
-				lp.pred[i] = 1
-			}
 		} else {
 			var sum float64
-			best := 0
 			for k := range p {
-				f := lp.dec[k*n+i]
-				p[k] = klr.Sigmoid(f)
+				p[k] = klr.Sigmoid(lp.dec[k*n+i])
 				sum += p[k]
-				if f > lp.dec[best*n+i] {
-					best = k
-				}
 			}
 			for k := range p {
 				if sum > 0 {
@@ -65,8 +56,8 @@ func (lp *loop) evaluate() (maxH, acc float64) {
 					p[k] = 1 / float64(c)
 				}
 			}
-			lp.pred[i] = best
 		}
+		lp.pred[i] = lp.classAt(i)
 		// p is normalised above, so the score cannot fail.
 		h, _ := active.EntropyScore(p)
 		maxH = math.Max(maxH, h)
@@ -81,26 +72,35 @@ func (lp *loop) evaluate() (maxH, acc float64) {
 	return maxH, acc
 }
 
-// holdout returns the predicted classes of the held-out points, from the
-// decision values evaluate computed over all n points (the same rule as
-// there), and their accuracy (NaN without truth).
-func (lp *loop) holdout() ([]int, float64) {
+// classAt returns the predicted class of point i from the decision values
+// evaluate computed over all n points: the positive class of a binary
+// model when its value is positive, otherwise the largest one-versus-all
+// value (the lower class on a tie).
+func (lp *loop) classAt(i int) int {
 	n := lp.pr.n
 	nm := len(lp.mm.Models)
+	if nm == 1 {
+		if lp.dec[i] > 0 {
+			return 1
+		}
+		return 0
+	}
+	best := 0
+	for k := 1; k < nm; k++ {
+		if lp.dec[k*n+i] > lp.dec[best*n+i] {
+			best = k
+		}
+	}
+	return best
+}
+
+// holdout returns the predicted classes of the held-out points and their
+// accuracy (NaN without truth).
+func (lp *loop) holdout() ([]int, float64) {
 	pred := make([]int, len(lp.opt.Holdout))
 	right := 0
 	for a, i := range lp.opt.Holdout {
-		if nm == 1 {
-			if lp.dec[i] > 0 {
-				pred[a] = 1
-			}
-		} else {
-			for k := 1; k < nm; k++ {
-				if lp.dec[k*n+i] > lp.dec[pred[a]*n+i] {
-					pred[a] = k
-				}
-			}
-		}
+		pred[a] = lp.classAt(i)
 		if lp.opt.Truth != nil && pred[a] == lp.opt.Truth[i] {
 			right++
 		}

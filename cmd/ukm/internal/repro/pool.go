@@ -86,7 +86,7 @@ func PoolAreas(w io.Writer, files []io.Reader, names []string) error {
 		}
 		runs = append(runs, run)
 	}
-	if _, ok := registry[runs[0].table]; !ok || registry[runs[0].table].Claim == nil || !strings.HasPrefix(runs[0].table, "thesis-bmal") {
+	if _, ok := registry[runs[0].table]; !ok || !strings.HasPrefix(runs[0].table, "thesis-bmal") {
 		return fmt.Errorf("repro: %s is not a learning-curve table (thesis-bmal, thesis-bmal-test)", runs[0].table)
 	}
 	var sets []string
