@@ -108,6 +108,7 @@ func activeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("active: %s holds one class only", tf.data)
 	}
 	keepLabels(tab, *keep, *seed)
+	noteKept(stderr, "active", tab, *keep)
 	labeled := tab.Labeled()
 	labels := make([]int, len(labeled))
 	for a, i := range labeled {
@@ -142,26 +143,42 @@ func holdoutRows(n int, labeled []int, frac float64, seed uint64) []int {
 	return held
 }
 
-// curvePoint is one round of the learning curve.
+// curvePoint is one round of the learning curve. A figure that was not
+// measured (the accuracy of a round that left no row to score) is nil.
 type curvePoint struct {
-	Round      int     `json:"round"`
-	Labeled    int     `json:"labeled"`
-	Accuracy   float64 `json:"accuracy"`
-	MaxEntropy float64 `json:"max_entropy"`
-	Alignment  float64 `json:"alignment"`
-	Queried    []int   `json:"queried"`
+	Round      int      `json:"round"`
+	Labeled    int      `json:"labeled"`
+	Accuracy   *float64 `json:"accuracy"`
+	MaxEntropy *float64 `json:"max_entropy"`
+	Alignment  *float64 `json:"alignment"`
+	Queried    []int    `json:"queried"`
+}
+
+// measured returns nil for NaN (nothing measured), else &v.
+func measured(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+// csvFigure formats a figure for the CSV curve: empty when not measured.
+func csvFigure(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf("%.4f", *v)
 }
 
 // writeCurve writes the learning curve: CSV "round,labeled,accuracy,
 // max_entropy,alignment,queried" (queried rows separated by spaces) or a
-// JSON array of the same fields.
+// JSON array of the same fields. A figure that was not measured is an
+// empty CSV field or a JSON null, never a number: a round that labeled
+// every row has no accuracy.
 func writeCurve(w io.Writer, format string, rounds []models.Round) error {
 	pts := make([]curvePoint, len(rounds))
 	for i, r := range rounds {
-		pts[i] = curvePoint{r.Index, r.Labeled, r.Accuracy, r.MaxEntropy, r.Alignment, r.Queried}
-		if math.IsNaN(pts[i].Accuracy) {
-			pts[i].Accuracy = 0 // no unlabeled row left to score
-		}
+		pts[i] = curvePoint{r.Index, r.Labeled, measured(r.Accuracy), measured(r.MaxEntropy), measured(r.Alignment), r.Queried}
 	}
 	if format == "json" {
 		enc := json.NewEncoder(w)
@@ -173,7 +190,7 @@ func writeCurve(w io.Writer, format string, rounds []models.Round) error {
 	}
 	for _, p := range pts {
 		q := fmt.Sprint(p.Queried)
-		if _, err := fmt.Fprintf(w, "%d,%d,%.4f,%.4f,%.4f,%s\n", p.Round, p.Labeled, p.Accuracy, p.MaxEntropy, p.Alignment, q[1:len(q)-1]); err != nil {
+		if _, err := fmt.Fprintf(w, "%d,%d,%s,%s,%s,%s\n", p.Round, p.Labeled, csvFigure(p.Accuracy), csvFigure(p.MaxEntropy), csvFigure(p.Alignment), q[1:len(q)-1]); err != nil {
 			return err
 		}
 	}

@@ -93,6 +93,15 @@ func keepLabels(t *dataset.Table, n int, seed uint64) []string {
 	return held
 }
 
+// noteKept tells the user on w when keepLabels kept more labeled rows than
+// the n asked for (every class keeps at least one), so that a run on more
+// labels than asked is not mistaken for one on n.
+func noteKept(w io.Writer, name string, t *dataset.Table, n int) {
+	if k := len(t.Labeled()); k > n {
+		fmt.Fprintf(w, "%s: kept %d labeled rows, not %d: every class keeps at least one\n", name, k, n)
+	}
+}
+
 // stageLogger returns an Options.Progress that writes one line per
 // finished stage with the time since the fit started (plain lines, so that
 // redirected logs stay readable).

@@ -183,6 +183,7 @@ func fitRun(ctx context.Context, name string, tf *tableFlags, topt dataset.Table
 		}
 		if keep > 0 {
 			heldOut = keepLabels(tab, keep, seed)
+			noteKept(stderr, name, tab, keep)
 		} else if eval {
 			return fmt.Errorf("%s: -eval needs -labels N (the rows whose labels are held back are scored)", name)
 		}

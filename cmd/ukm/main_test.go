@@ -17,6 +17,7 @@ import (
 
 	"errors"
 	"flag"
+	"fmt"
 
 	"ukm/dataset"
 )
@@ -566,8 +567,11 @@ func TestActiveHoldout(t *testing.T) {
 		t.Fatalf("%d rounds, want 3", len(pts))
 	}
 	for _, p := range pts {
-		if k := p.Accuracy * 58; math.Abs(k-math.Round(k)) > 1e-9 {
-			t.Errorf("round %d: accuracy %v is not a multiple of 1/58", p.Round, p.Accuracy)
+		if p.Accuracy == nil {
+			t.Fatalf("round %d: no accuracy", p.Round)
+		}
+		if k := *p.Accuracy * 58; math.Abs(k-math.Round(k)) > 1e-9 {
+			t.Errorf("round %d: accuracy %v is not a multiple of 1/58", p.Round, *p.Accuracy)
 		}
 	}
 	labeled := []int{0, 5, 9}
@@ -582,6 +586,52 @@ func TestActiveHoldout(t *testing.T) {
 	}
 	if held := holdoutRows(20, labeled, 0, 3); held != nil {
 		t.Errorf("a fraction 0 held out %v", held)
+	}
+}
+
+// TestActiveLabelsEveryRow: a budget that labels every row leaves the last
+// round nothing to score; its accuracy is an empty CSV field and a JSON
+// null, never a number, and the rounds before it keep theirs.
+func TestActiveLabelsEveryRow(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("label,x,y\n")
+	for i := range 8 {
+		fmt.Fprintf(&b, "%d,%d,%d\n", i/4, i, i%3)
+	}
+	path := filepath.Join(dir, "tiny.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"active", "-data", path, "-labels", "4", "-budget", "4", "-batch", "2", "-kernel", "linear", "-quiet"}
+	out, _, err := runCmd(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("active output:\n%s", out)
+	}
+	for r, l := range lines[1:] {
+		acc := strings.Split(l, ",")[2]
+		if last := r == 2; last != (acc == "") {
+			t.Errorf("round %d (of 3): accuracy field %q", r, acc)
+		}
+	}
+	out, _, err = runCmd(t, append(args, "-format", "json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// -labels 1 with two classes keeps a row of each, and says so.
+	if _, errOut, err := runCmd(t, "active", "-data", path, "-labels", "1", "-budget", "2", "-kernel", "linear", "-quiet"); err != nil || !strings.Contains(errOut, "kept 2 labeled rows, not 1") {
+		t.Errorf("-labels 1: %v, stderr %q", err, errOut)
+	}
+	var pts []curvePoint
+	if err := json.Unmarshal([]byte(out), &pts); err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 3 || pts[2].Accuracy != nil || pts[0].Accuracy == nil {
+		t.Errorf("JSON curve %s", out)
 	}
 }
 
