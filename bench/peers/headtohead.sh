@@ -10,7 +10,9 @@
 # 3. `ukm reproduce -table baselines -peers` runs ukm on the same draws and
 #    writes the table (baselines.md) and its JSON (baselines.json).
 # Extra flags (for example -trials 5 -datasets wine,ssl_usps) go to both
-# reproduce runs, so the draws match.
+# reproduce runs, so the draws match. Runs with other seeds (-seed S, each
+# in its own OUT_DIR) read together with
+# `ukm reproduce -pool OUT1/baselines.json,OUT2/baselines.json,...`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

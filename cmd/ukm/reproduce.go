@@ -30,7 +30,7 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	draws := fs.String("draws", "", "write every labeled set drawn as a JSON line to this file (for bench/peers)")
 	peers := fs.String("peers", "", "JSON lines of the peer tools' accuracies on this table's draws (bench/peers/baselines.sh)")
 	drawsOnly := fs.Bool("draws-only", false, "with -draws: write the labeled sets and run nothing")
-	pool := fs.String("pool", "", "comma-separated -json files of runs of thesis-bmal or thesis-bmal-test with distinct seeds: print the Fisher columns' areas minus top-k entropy's pooled over their trials, and run nothing")
+	pool := fs.String("pool", "", "comma-separated -json files of runs of one table with distinct seeds, and run nothing: for thesis-bmal or thesis-bmal-test print the Fisher columns' areas minus top-k entropy's pooled over their trials; for baselines the head-to-head targets read on all their draws")
 	mf.register(fs, "skl")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -145,7 +145,7 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// poolRuns writes repro.PoolAreas of the JSON files.
+// poolRuns writes repro.Pool of the JSON files.
 func poolRuns(w io.Writer, names []string) error {
 	var files []io.Reader
 	for _, name := range names {
@@ -156,5 +156,5 @@ func poolRuns(w io.Writer, names []string) error {
 		defer f.Close()
 		files = append(files, f)
 	}
-	return repro.PoolAreas(w, files, names)
+	return repro.Pool(w, files, names)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"ukm/models"
@@ -153,86 +152,6 @@ func LoadPeers(r io.Reader) (Peers, error) {
 // peerMethod is a column read from the peers' results; n/a without them.
 func peerMethod(name string, p Peers) Method {
 	return Method{Name: name, NA: p == nil, Peer: true}
-}
-
-// baselinesClaim tests the head-to-head targets: ours at least the best
-// baseline within one standard error in every cell, significantly above it
-// in at least half, and 2 points above it on average on the manifold sets.
-func baselinesClaim(r *Result) string {
-	var b strings.Builder
-	type key struct {
-		ds       string
-		l        int
-		perClass bool
-	}
-	rows := map[key]map[string]*Row{}
-	var order []key
-	for _, row := range r.Rows {
-		k := key{row.Dataset, row.Labeled, row.PerClass}
-		if rows[k] == nil {
-			rows[k] = map[string]*Row{}
-			order = append(order, k)
-		}
-		rows[k][row.Method] = row
-	}
-	var cells, within, above int
-	var manifold []float64
-	b.WriteString("| set | l | ours | best baseline | ours − best (paired, ± s.e.) | p |\n|---|---|---|---|---|---|\n")
-	for _, k := range order {
-		ours := rows[k]["ukm(Auto)"]
-		var best *Row
-		for _, pm := range baselinePeers {
-			if row := rows[k][pm]; row != nil && !row.NA && (best == nil || row.Summary.Mean > best.Summary.Mean) {
-				best = row
-			}
-		}
-		if ours == nil || ours.NA || best == nil || len(ours.acc) != len(best.acc) {
-			continue
-		}
-		diff := make([]float64, len(ours.acc))
-		for i := range diff {
-			diff[i] = ours.acc[i] - best.acc[i]
-		}
-		s := Summarize(diff)
-		p, err := PairedT(ours.acc, best.acc)
-		if err != nil {
-			p = math.NaN()
-		}
-		cells++
-		if s.Mean >= -s.StdErr {
-			within++
-		}
-		if s.Mean > 0 && p < 0.05 {
-			above++
-		}
-		for _, m := range manifoldSets {
-			if m == k.ds {
-				manifold = append(manifold, s.Mean)
-			}
-		}
-		lab := fmt.Sprint(k.l)
-		if k.perClass {
-			lab += "/class"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f (%s) | %+.1f ± %.1f | %.3f |\n", k.ds, lab, ours.Summary.Mean, best.Summary.Mean, best.Method, s.Mean, s.StdErr, p)
-	}
-	if cells == 0 {
-		return "- The baselines' columns are empty: run bench/peers/baselines.sh to fill them.\n"
-	}
-	verdict := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "missed"
-	}
-	fmt.Fprintf(&b, "\n- At least the best baseline within one standard error in every cell: %d of %d cells — %s.\n", within, cells, verdict(within == cells))
-	fmt.Fprintf(&b, "- Significantly above the best baseline (paired t-test, p < 0.05) in at least half of the cells: %d of %d — %s.\n", above, cells, verdict(2*above >= cells))
-	if len(manifold) > 0 {
-		m := Summarize(manifold).Mean
-		fmt.Fprintf(&b, "- At least 2 points above the best baseline on average over the manifold sets' cells (%s): %+.2f — %s.\n",
-			strings.Join(manifoldSets, ", "), m, verdict(m >= 2))
-	}
-	return b.String()
 }
 
 // selectedClaimsTable re-tests KDD'06 Table 2's claim (SKL >= its base

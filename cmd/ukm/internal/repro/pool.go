@@ -9,16 +9,17 @@ import (
 	"strings"
 )
 
-// Pooling several runs of a learning-curve table (thesis-bmal,
-// thesis-bmal-test), each with its own seed and so its own draws: every
+// Pooling several runs of one table, each with its own seed and so its own
+// draws. For a learning-curve table (thesis-bmal, thesis-bmal-test): every
 // trial's area under a Fisher column's curve minus top-k entropy's on the
-// same trial, pooled over all the trials of all the runs.
+// same trial, pooled over all the trials of all the runs. For the
+// head-to-head table (baselines): its targets read on all the draws.
 
 // pooledRun is one run read back from its JSON.
 type pooledRun struct {
 	table string
 	seed  uint64
-	sets  []curveSet
+	res   *Result
 }
 
 // readRun reads the JSON that Result.JSON wrote, with its per-trial values.
@@ -39,13 +40,13 @@ func readRun(r io.Reader, name string) (pooledRun, error) {
 		if j.Mean == nil {
 			// Every draw failed, or the column did not run: no values,
 			// so a curve through this row has no area.
-			res.Rows = append(res.Rows, &Row{Dataset: j.Dataset, Labeled: j.Labeled, Method: j.Method})
+			res.Rows = append(res.Rows, &Row{Dataset: j.Dataset, Labeled: j.Labeled, PerClass: j.PerClass, Method: j.Method})
 			continue
 		}
 		if len(j.Values) == 0 {
 			return pooledRun{}, fmt.Errorf("repro: %s: row %s l=%d %s has no per-trial values (written by an older ukm: run the table again)", name, j.Dataset, j.Labeled, j.Method)
 		}
-		row := &Row{Dataset: j.Dataset, Labeled: j.Labeled, Method: j.Method}
+		row := &Row{Dataset: j.Dataset, Labeled: j.Labeled, PerClass: j.PerClass, Method: j.Method}
 		for _, v := range j.Values {
 			if v == nil {
 				row.acc = append(row.acc, math.NaN())
@@ -55,18 +56,14 @@ func readRun(r io.Reader, name string) (pooledRun, error) {
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	return pooledRun{table: in.Table, seed: in.Seed, sets: curveSets(res)}, nil
+	return pooledRun{table: in.Table, seed: in.Seed, res: res}, nil
 }
 
-// PoolAreas reads runs of one learning-curve table (the -json files of
-// ukm reproduce, with distinct seeds) and writes, for every Fisher column,
-// its area minus top-k entropy's of the same kernel on every data set,
-// pooled over all the trials of all the runs: the mean of the paired
-// differences ± its standard error, `*` when a paired t-test over all the
-// trials gives p < 0.05 (a trial whose curve has a failed draw is left
-// out of its set's pairs), the sets where the mean is at least zero, and
-// that count in each run alone.
-func PoolAreas(w io.Writer, files []io.Reader, names []string) error {
+// Pool reads runs of one table (the -json files of ukm reproduce, with
+// distinct seeds) and writes what they say pooled: for a learning-curve
+// table (thesis-bmal, thesis-bmal-test) poolAreas, for the head-to-head
+// table (baselines) poolHeadToHead.
+func Pool(w io.Writer, files []io.Reader, names []string) error {
 	if len(files) == 0 {
 		return fmt.Errorf("repro: no runs to pool")
 	}
@@ -86,11 +83,30 @@ func PoolAreas(w io.Writer, files []io.Reader, names []string) error {
 		}
 		runs = append(runs, run)
 	}
-	if _, ok := registry[runs[0].table]; !ok || !strings.HasPrefix(runs[0].table, "thesis-bmal") {
-		return fmt.Errorf("repro: %s is not a learning-curve table (thesis-bmal, thesis-bmal-test)", runs[0].table)
+	table := runs[0].table
+	switch _, ok := registry[table]; {
+	case ok && strings.HasPrefix(table, "thesis-bmal"):
+		return poolAreas(w, runs, names)
+	case ok && table == "baselines":
+		return poolHeadToHead(w, runs)
+	}
+	return fmt.Errorf("repro: runs of %s do not pool (thesis-bmal, thesis-bmal-test and baselines do)", table)
+}
+
+// poolAreas writes, for every Fisher column, its area minus top-k
+// entropy's of the same kernel on every data set, pooled over all the
+// trials of all the runs: the mean of the paired differences ± its
+// standard error, `*` when a paired t-test over all the trials gives
+// p < 0.05 (a trial whose curve has a failed draw is left out of its set's
+// pairs), the sets where the mean is at least zero, and that count in each
+// run alone.
+func poolAreas(w io.Writer, runs []pooledRun, names []string) error {
+	runSets := make([][]curveSet, len(runs))
+	for i, r := range runs {
+		runSets[i] = curveSets(r.res)
 	}
 	var sets []string
-	for _, cs := range runs[0].sets {
+	for _, cs := range runSets[0] {
 		sets = append(sets, cs.name)
 	}
 	var seeds []string
@@ -108,8 +124,8 @@ func PoolAreas(w io.Writer, files []io.Reader, names []string) error {
 			perRun := make([]int, len(runs))
 			for _, set := range sets {
 				var d []float64
-				for ri, run := range runs {
-					a, e := runAreas(run, set, col), runAreas(run, set, "Entropy/"+k)
+				for ri := range runs {
+					a, e := runAreas(runSets[ri], set, col), runAreas(runSets[ri], set, "Entropy/"+k)
 					if a == nil || e == nil {
 						return fmt.Errorf("repro: %s: no complete %s or Entropy/%s curve on %s", names[ri], col, k, set)
 					}
@@ -147,10 +163,10 @@ func PoolAreas(w io.Writer, files []io.Reader, names []string) error {
 
 // runAreas returns every trial's area under a column's curve on one set of
 // a run (NaN for a trial with a failed draw), nil if the run lacks it.
-func runAreas(run pooledRun, set, col string) []float64 {
-	i := slices.IndexFunc(run.sets, func(cs curveSet) bool { return cs.name == set })
+func runAreas(sets []curveSet, set, col string) []float64 {
+	i := slices.IndexFunc(sets, func(cs curveSet) bool { return cs.name == set })
 	if i < 0 {
 		return nil
 	}
-	return areas(run.sets[i].methods[col])
+	return areas(sets[i].methods[col])
 }

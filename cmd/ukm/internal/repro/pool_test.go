@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,7 +52,7 @@ func TestPoolAreas(t *testing.T) {
 			names = append(names, fmt.Sprintf("run%d.json", i+1))
 		}
 		var out strings.Builder
-		err := PoolAreas(&out, files, names)
+		err := Pool(&out, files, names)
 		return out.String(), err
 	}
 	out, err := pool(jsons...)
@@ -102,5 +103,87 @@ func TestPoolAreas(t *testing.T) {
 	}
 	if _, err := pool(b.Bytes()); err == nil || !strings.Contains(err.Error(), "no complete") {
 		t.Errorf("runs without complete curves: %v", err)
+	}
+}
+
+// TestPoolHeadToHead pools two runs of the head-to-head table written by
+// hand: a draw that failed in one column leaves its cell in every column,
+// the best baseline is the peer of highest pooled mean, and the cell's
+// difference is paired over the draws of both runs.
+func TestPoolHeadToHead(t *testing.T) {
+	row := func(ds string, l int, perClass bool, method string, values ...float64) string {
+		if values == nil {
+			return fmt.Sprintf(`{"dataset": %q, "labeled": %d, "per_class": %v, "method": %q, "mean": null, "stderr": null, "trials": 0}`, ds, l, perClass, method)
+		}
+		var vs []string
+		for _, v := range values {
+			if math.IsNaN(v) {
+				vs = append(vs, "null")
+			} else {
+				vs = append(vs, fmt.Sprint(v))
+			}
+		}
+		return fmt.Sprintf(`{"dataset": %q, "labeled": %d, "per_class": %v, "method": %q, "mean": 0, "stderr": 0, "trials": %d, "values": [%s]}`,
+			ds, l, perClass, method, len(values), strings.Join(vs, ", "))
+	}
+	run := func(seed int, rows ...string) io.Reader {
+		return strings.NewReader(fmt.Sprintf(`{"table": "baselines", "trials": 4, "seed": %d, "rows": [%s]}`, seed, strings.Join(rows, ", ")))
+	}
+	nan := math.NaN()
+	runs := []io.Reader{
+		run(1,
+			row("ssl_usps", 10, false, "ukm(Auto)", 70, 80, nan, 75),
+			row("ssl_usps", 10, false, "LogisticRegression", 60, 70, 65, 72),
+			row("ssl_usps", 10, false, "SVC", 50, 50, 50, 50),
+			row("ssl_usps", 10, false, "LabelSpreading"),
+			row("heart", 50, true, "ukm(Auto)", 80, 81, 82, 83),
+			row("heart", 50, true, "LogisticRegression", 80, 80, 80, 80),
+			row("heart", 50, true, "SVC", 70, 70, 70, 70),
+			row("heart", 50, true, "LabelSpreading", 60, 60, 60, 60)),
+		run(2,
+			row("ssl_usps", 10, false, "ukm(Auto)", 72, 74, 76, 78),
+			row("ssl_usps", 10, false, "LogisticRegression", 71, 73, 75, 70),
+			row("ssl_usps", 10, false, "SVC", 80, 40, 60, 60),
+			row("ssl_usps", 10, false, "LabelSpreading"),
+			row("heart", 50, true, "ukm(Auto)", 80, 80, 80, 79),
+			row("heart", 50, true, "LogisticRegression", 80, 80, 80, 80),
+			row("heart", 50, true, "SVC", 90, 90, 90, 90),
+			row("heart", 50, true, "LabelSpreading", 60, 60, 60, 60)),
+	}
+	var out strings.Builder
+	if err := Pool(&out, runs, []string{"a.json", "b.json"}); err != nil {
+		t.Fatal(err)
+	}
+	// ssl_usps: the third draw of seed 1 is left out; LR's pooled mean
+	// (70.1) beats SVC's (55.7).
+	ours := []float64{70, 80, 75, 72, 74, 76, 78}
+	lr := []float64{60, 70, 72, 71, 73, 75, 70}
+	// heart at 50 per class: SVC (80.0) ties LR (80.0) and LR, listed
+	// first, stays the best.
+	for _, c := range []struct {
+		prefix   string
+		ours, bl []float64
+		best     string
+	}{
+		{"| ssl_usps | 10 |", ours, lr, "LogisticRegression"},
+		{"| heart | 50/class |", []float64{80, 81, 82, 83, 80, 80, 80, 79}, []float64{80, 80, 80, 80, 80, 80, 80, 80}, "LogisticRegression"},
+	} {
+		d := make([]float64, len(c.ours))
+		for i := range d {
+			d[i] = c.ours[i] - c.bl[i]
+		}
+		s := Summarize(d)
+		want := fmt.Sprintf("%s %.1f | %.1f (%s) | %+.1f ± %.1f |", c.prefix, Summarize(c.ours).Mean, Summarize(c.bl).Mean, c.best, s.Mean, s.StdErr)
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("pooled table:\n%s\nwant the line %q", out.String(), want)
+		}
+	}
+	for _, want := range []string{"2 runs pooled (seeds 1, 2)", "within one standard error in every cell: 2 of 2 cells — met", "Each run alone (seeds 1, 2): within one standard error 2 of 2, 1 of 2"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("pooled table:\n%s\nwant %q", out.String(), want)
+		}
+	}
+	if err := Pool(&out, []io.Reader{strings.NewReader(`{"table": "kdd06-table2", "seed": 1, "rows": [` + row("heart", 10, false, "RBF", 50, 60) + `]}`)}, []string{"k.json"}); err == nil || !strings.Contains(err.Error(), "do not pool") {
+		t.Errorf("a run of kdd06-table2: %v", err)
 	}
 }
