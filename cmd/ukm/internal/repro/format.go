@@ -206,7 +206,7 @@ type jsonRow struct {
 	UnreachedCorrect int `json:"unreached_correct,omitempty"`
 	Unlabeled        int `json:"unlabeled,omitempty"`
 	// Values holds every trial's metric, in trial order (null for a draw
-	// that failed), so that runs can be pooled (PoolAreas).
+	// that failed), so that runs can be pooled (Pool).
 	Values []*float64 `json:"values,omitempty"`
 }
 

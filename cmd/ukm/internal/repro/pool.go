@@ -84,11 +84,13 @@ func Pool(w io.Writer, files []io.Reader, names []string) error {
 		runs = append(runs, run)
 	}
 	table := runs[0].table
-	switch _, ok := registry[table]; {
-	case ok && strings.HasPrefix(table, "thesis-bmal"):
-		return poolAreas(w, runs, names)
-	case ok && table == "baselines":
-		return poolHeadToHead(w, runs)
+	if _, ok := registry[table]; ok {
+		switch {
+		case strings.HasPrefix(table, "thesis-bmal"):
+			return poolAreas(w, runs, names)
+		case table == "baselines":
+			return poolHeadToHead(w, runs)
+		}
 	}
 	return fmt.Errorf("repro: runs of %s do not pool (thesis-bmal, thesis-bmal-test and baselines do)", table)
 }
