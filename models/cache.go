@@ -34,11 +34,14 @@ type BasisCache struct {
 // round-off rule, and so holds all there is).
 func (c *BasisCache) reuse(x *mat.Dense, key string, labeled []int, d ...int) (*prep, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.x != nil && c.x != x {
+		c.mu.Unlock()
 		return nil, inputf(linalg.ErrSettings, "the basis cache belongs to another data matrix")
 	}
 	pr := c.m[key]
+	c.mu.Unlock()
+	// A cached prep is never modified, so the copy below (O(n d) for a
+	// repeated eigenvalue) runs outside the lock.
 	if pr == nil {
 		return nil, nil
 	}

@@ -44,7 +44,12 @@ import (
 // An eigenspace cut by the number of pairs computed (its last copies not
 // returned) keeps the solver's choice of copies.
 func canonicalGroups(vals []float64, vecs *mat.Dense, labeled []int, tol float64) {
-	for _, run := range repeatedRuns(vals, tol) {
+	canonicalRuns(vals, vecs, labeled, repeatedRuns(vals, tol))
+}
+
+// canonicalRuns is canonicalGroups on the runs repeatedRuns found.
+func canonicalRuns(vals []float64, vecs *mat.Dense, labeled []int, runs [][2]int) {
+	for _, run := range runs {
 		lo, hi := run[0], run[1]
 		var mean float64
 		for _, v := range vals[lo:hi] {
@@ -89,11 +94,15 @@ func repeatedRuns(vals []float64, tol float64) [][2]int {
 // the basis it starts from, the copy agrees with the basis a fresh
 // computation for labeled would give, to rounding.
 func canonicalFor(b *spectral.Basis, labeled []int, tol float64) *spectral.Basis {
-	if b == nil || len(repeatedRuns(b.Values, tol)) == 0 {
+	if b == nil {
+		return b
+	}
+	runs := repeatedRuns(b.Values, tol)
+	if len(runs) == 0 {
 		return b
 	}
 	c := &spectral.Basis{Values: append([]float64(nil), b.Values...), V: mat.DenseCopyOf(b.V)}
-	canonicalGroups(c.Values, c.V, labeled, tol)
+	canonicalRuns(c.Values, c.V, labeled, runs)
 	return c
 }
 

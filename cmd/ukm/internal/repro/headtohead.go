@@ -20,34 +20,48 @@ type h2hCounts struct {
 	manifold             []float64 // ours − best in the manifold sets' cells
 }
 
+// cellKey names one cell of the table: a data set at a labeled size.
+type cellKey struct {
+	ds       string
+	l        int
+	perClass bool
+}
+
+// byCell groups rows by their cell, the cells in the order they first
+// appear.
+func byCell(rows []*Row) (map[cellKey][]*Row, []cellKey) {
+	cells := map[cellKey][]*Row{}
+	var order []cellKey
+	for _, row := range rows {
+		k := cellKey{row.Dataset, row.Labeled, row.PerClass}
+		if cells[k] == nil {
+			order = append(order, k)
+		}
+		cells[k] = append(cells[k], row)
+	}
+	return cells, order
+}
+
 // headToHead compares ukm(Auto) with the best baseline of every cell (the
 // peer of highest mean), paired over the cell's draws, writes one table
 // line per cell to w (nil: none) and returns the counts.
 func headToHead(r *Result, w io.Writer) h2hCounts {
-	type key struct {
-		ds       string
-		l        int
-		perClass bool
-	}
-	rows := map[key]map[string]*Row{}
-	var order []key
-	for _, row := range r.Rows {
-		k := key{row.Dataset, row.Labeled, row.PerClass}
-		if rows[k] == nil {
-			rows[k] = map[string]*Row{}
-			order = append(order, k)
-		}
-		rows[k][row.Method] = row
-	}
+	cells, order := byCell(r.Rows)
 	var c h2hCounts
 	if w != nil {
 		fmt.Fprint(w, "| set | l | ours | best baseline | ours − best (paired, ± s.e.) | p |\n|---|---|---|---|---|---|\n")
 	}
 	for _, k := range order {
-		ours := rows[k]["ukm(Auto)"]
+		method := func(name string) *Row {
+			if i := slices.IndexFunc(cells[k], func(r *Row) bool { return r.Method == name }); i >= 0 {
+				return cells[k][i]
+			}
+			return nil
+		}
+		ours := method("ukm(Auto)")
 		var best *Row
 		for _, pm := range baselinePeers {
-			if row := rows[k][pm]; row != nil && !row.NA && (best == nil || row.Summary.Mean > best.Summary.Mean) {
+			if row := method(pm); row != nil && !row.NA && (best == nil || row.Summary.Mean > best.Summary.Mean) {
 				best = row
 			}
 		}
@@ -152,18 +166,14 @@ func poolHeadToHead(w io.Writer, runs []pooledRun) error {
 // runs as one sample, leaving out a draw that failed (a null value) in any
 // column of its cell.
 func pooledCells(runs []pooledRun) *Result {
+	type column struct {
+		cellKey
+		method string
+	}
 	pooled := &Result{}
-	index := map[string]*Row{}
+	index := map[column]*Row{}
 	for _, run := range runs {
-		cells := map[string][]*Row{}
-		var order []string
-		for _, row := range run.res.Rows {
-			k := fmt.Sprintf("%s|%d|%v", row.Dataset, row.Labeled, row.PerClass)
-			if cells[k] == nil {
-				order = append(order, k)
-			}
-			cells[k] = append(cells[k], row)
-		}
+		cells, order := byCell(run.res.Rows)
 		for _, k := range order {
 			// The draws every column of the cell has a value for.
 			var keep []int
@@ -173,7 +183,7 @@ func pooledCells(runs []pooledRun) *Result {
 				}
 			}
 			for _, row := range cells[k] {
-				id := k + "|" + row.Method
+				id := column{k, row.Method}
 				p := index[id]
 				if p == nil {
 					p = &Row{Dataset: row.Dataset, Labeled: row.Labeled, PerClass: row.PerClass, Method: row.Method, NA: true}

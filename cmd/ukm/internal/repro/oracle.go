@@ -53,20 +53,7 @@ func fixedCandidate(c models.Candidate, base *models.Options) Method {
 // candidate (the first) and the best fixed candidate, with the number of
 // candidates at or above the best baseline.
 func oracleClaim(r *Result) string {
-	type key struct {
-		ds       string
-		l        int
-		perClass bool
-	}
-	cells := map[key][]*Row{}
-	var order []key
-	for _, row := range r.Rows {
-		k := key{row.Dataset, row.Labeled, row.PerClass}
-		if cells[k] == nil {
-			order = append(order, k)
-		}
-		cells[k] = append(cells[k], row)
-	}
+	cells, order := byCell(r.Rows)
 	isPeer := map[string]bool{}
 	for _, p := range r.Table.PeerMethods {
 		isPeer[p] = true
